@@ -1,0 +1,46 @@
+package dev.insync.replication.log;
+
+import java.util.Objects;
+
+/**
+ * A partition of a topic: the unit of replication. Its {@link #toString()} is Kafka's
+ * {@code <topic>-<partition>}, which is also the name of its log directory (LOG-2).
+ *
+ * @param topic     topic name, non-empty, without '/' or whitespace
+ * @param partition partition number, 0 or more
+ */
+public record TopicPartition(String topic, int partition) {
+
+    /** Validates the topic name and partition number. */
+    public TopicPartition {
+        Objects.requireNonNull(topic, "topic");
+        if (topic.isEmpty() || topic.chars().anyMatch(c -> c == '/' || c == '\\' || Character.isWhitespace(c))) {
+            throw new IllegalArgumentException("Invalid topic name '" + topic + "'");
+        }
+        if (partition < 0) {
+            throw new IllegalArgumentException("Negative partition " + partition + " for topic " + topic);
+        }
+    }
+
+    /**
+     * Parses a log directory name {@code <topic>-<partition>}; the topic itself may contain dashes.
+     *
+     * @throws IllegalArgumentException if the name has no {@code -<number>} suffix
+     */
+    public static TopicPartition parse(String dirName) {
+        int dash = dirName.lastIndexOf('-');
+        if (dash <= 0 || dash == dirName.length() - 1) {
+            throw new IllegalArgumentException("Not a <topic>-<partition> name: '" + dirName + "'");
+        }
+        try {
+            return new TopicPartition(dirName.substring(0, dash), Integer.parseInt(dirName.substring(dash + 1)));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Not a <topic>-<partition> name: '" + dirName + "'", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return topic + "-" + partition;
+    }
+}

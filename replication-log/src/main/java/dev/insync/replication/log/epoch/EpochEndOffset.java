@@ -1,0 +1,20 @@
+package dev.insync.replication.log.epoch;
+
+/**
+ * The answer of {@code endOffsetFor}: the largest known epoch at or below the requested one and
+ * the offset where it ends (LOG-8). Kafka prints it as {@code EpochEndOffset(... leaderEpoch=0, endOffset=10)}.
+ */
+public record EpochEndOffset(int leaderEpoch, long endOffset) {
+
+    /** Kafka's UNDEFINED_EPOCH. */
+    public static final int UNDEFINED_EPOCH = -1;
+    /** Kafka's UNDEFINED_EPOCH_OFFSET. */
+    public static final long UNDEFINED_OFFSET = -1L;
+    /** Neither epoch nor offset is known. */
+    public static final EpochEndOffset UNDEFINED = new EpochEndOffset(UNDEFINED_EPOCH, UNDEFINED_OFFSET);
+
+    @Override
+    public String toString() {
+        return "EpochEndOffset(errorCode=0, partition=0, leaderEpoch=" + leaderEpoch + ", endOffset=" + endOffset + ")";
+    }
+}
