@@ -1,0 +1,47 @@
+package dev.insync.replication.core.metadata;
+
+import dev.insync.replication.log.TopicPartition;
+
+import java.util.List;
+
+/**
+ * A leader's ISR proposals, batched per broker (ISR-5).
+ *
+ * @param brokerId    the sending leader
+ * @param brokerEpoch its broker epoch (a stale one fails the whole request, ISR-6)
+ * @param items       one proposal per partition
+ */
+public record AlterPartitionRequest(int brokerId, long brokerEpoch, List<Item> items) {
+
+    /** Immutable copy. */
+    public AlterPartitionRequest {
+        items = List.copyOf(items);
+    }
+
+    /** An ISR member and the broker epoch the leader last saw from it (-1 if unknown). */
+    public record BrokerState(int brokerId, long brokerEpoch) {
+    }
+
+    /**
+     * One partition's proposal.
+     *
+     * @param topicPartition  partition
+     * @param leaderEpoch     the leader epoch the proposal was made in
+     * @param partitionEpoch  the partition epoch it was based on
+     * @param newIsr          proposed ISR with broker epochs
+     * @param recovered       the leader reports it recovered after an unclean election (ISR-8)
+     */
+    public record Item(TopicPartition topicPartition, int leaderEpoch, int partitionEpoch, List<BrokerState> newIsr,
+                       boolean recovered) {
+
+        /** Immutable copy. */
+        public Item {
+            newIsr = List.copyOf(newIsr);
+        }
+
+        /** The proposed ISR's broker ids. */
+        public List<Integer> newIsrIds() {
+            return newIsr.stream().map(BrokerState::brokerId).toList();
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.insync.replication.core.metadata;
+
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The controller's answer to an {@link AlterPartitionRequest} (ISR-5, ISR-6).
+ *
+ * @param error      request-level error (e.g. STALE_BROKER_EPOCH), else NONE
+ * @param partitions per-partition results
+ */
+public record AlterPartitionResponse(Errors error, Map<TopicPartition, PartitionResult> partitions) {
+
+    /** Immutable copy. */
+    public AlterPartitionResponse {
+        partitions = Map.copyOf(partitions);
+    }
+
+    /**
+     * One partition's result; on success the committed state.
+     *
+     * @param error           NONE on success
+     * @param leaderId        leader after the change
+     * @param leaderEpoch     leader epoch after the change
+     * @param isr             committed ISR
+     * @param partitionEpoch  partition epoch after the change
+     */
+    public record PartitionResult(Errors error, int leaderId, int leaderEpoch, List<Integer> isr, int partitionEpoch) {
+
+        /** Immutable copy. */
+        public PartitionResult {
+            isr = List.copyOf(isr);
+        }
+
+        /** A failed result. */
+        public static PartitionResult failed(Errors error) {
+            return new PartitionResult(error, -1, -1, List.of(), -1);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.insync.replication.core.metadata;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A broker's requests to the controller. Metadata flows the other way as {@link MetadataDelta}s
+ * that the embedder hands to the broker's {@code ReplicaManager}. Stages may fail (transport error)
+ * or never complete (lost link); callers keep their own retries and timeouts.
+ */
+public interface ControllerChannel {
+
+    /** ISR-5: a batch of ISR proposals. */
+    CompletionStage<AlterPartitionResponse> alterPartition(AlterPartitionRequest request);
+
+    /**
+     * LDR-4/LDR-5: registers a new incarnation of {@code brokerId}.
+     *
+     * @param previousBrokerEpoch the epoch from the clean-shutdown marker, -1 after an unclean stop
+     * @return the new broker epoch
+     */
+    CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch);
+
+    /**
+     * LDR-4: a heartbeat; {@code wantShutDown} asks for a controlled shutdown.
+     *
+     * @return the controller's answer
+     */
+    CompletionStage<HeartbeatResponse> heartbeat(int brokerId, long brokerEpoch, long metadataOffset, boolean wantShutDown);
+
+    /**
+     * The controller's answer to a heartbeat.
+     *
+     * @param error          NONE, or STALE_BROKER_EPOCH for an old incarnation
+     * @param fenced         the broker is fenced
+     * @param shouldShutDown a requested controlled shutdown is complete: leadership has moved away
+     */
+    record HeartbeatResponse(dev.insync.replication.log.Errors error, boolean fenced, boolean shouldShutDown) {
+    }
+}

@@ -1,0 +1,44 @@
+package dev.insync.replication.core.rpc;
+
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.epoch.EpochEndOffset;
+import dev.insync.replication.log.record.MemoryRecords;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The answer to a {@link FetchRequest} (FET-6).
+ *
+ * @param error       request-level error ({@link Errors#NONE} normally)
+ * @param partitions  per partition, in request order
+ */
+public record FetchResponse(Errors error, Map<TopicPartition, PartitionData> partitions) {
+
+    /** Defensive copy keeps the partition order. */
+    public FetchResponse {
+        partitions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(partitions));
+    }
+
+    /**
+     * One partition's answer.
+     *
+     * @param error             partition error
+     * @param highWatermark     the leader's HW
+     * @param lastStableOffset  = HW (no transactions)
+     * @param logStartOffset    the leader's log start offset
+     * @param logEndOffset      the leader's LEO: lets a follower handle OFFSET_OUT_OF_RANGE without a
+     *                          ListOffsets round trip (FOL-6); -1 if unknown
+     * @param records           whole batches (LOG-3)
+     * @param divergingEpoch    set when the follower's log diverged (FET-3)
+     */
+    public record PartitionData(Errors error, long highWatermark, long lastStableOffset, long logStartOffset,
+                                long logEndOffset, MemoryRecords records, Optional<EpochEndOffset> divergingEpoch) {
+
+        /** An error answer with no records and unknown offsets. */
+        public static PartitionData error(Errors error) {
+            return new PartitionData(error, -1L, -1L, -1L, -1L, MemoryRecords.EMPTY, Optional.empty());
+        }
+    }
+}
