@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TopicConfigsTest {
 
     @Test
-    @DisplayName("SCN-2 min.insync.replicas changes at run time per topic")
+    @DisplayName("Per-topic min.insync.replicas changes at run time without a restart")
     void minIsrChangesAtRunTime() {
         TopicConfigs topics = new TopicConfigs(ReplicationConfig.builder().minInsyncReplicas(2).build());
         assertThat(topics.minInsyncReplicas("rep")).isEqualTo(2);
@@ -25,7 +25,7 @@ class TopicConfigsTest {
     }
 
     @Test
-    @DisplayName("HW-2 effective min ISR is min(min.insync.replicas, replicas)")
+    @DisplayName("Effective min ISR is min(min.insync.replicas, replicas)")
     void effectiveMinIsr() {
         TopicConfigs topics = new TopicConfigs(3);
         assertThat(topics.effectiveMinIsr("t", 2)).isEqualTo(2);
