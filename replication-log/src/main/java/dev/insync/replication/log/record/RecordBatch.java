@@ -350,11 +350,11 @@ public final class RecordBatch {
         long maxTimestamp = NO_TIMESTAMP;
         long offsetOfMax = -1;
         int count = recordCount();
-        Varint.Cursor c = new Varint.Cursor(buffer, RECORDS_OFFSET, buffer.limit(),
-                "Record batch at offset " + baseOffset);
+        Varint.Cursor c = new Varint.Cursor(buffer, RECORDS_OFFSET, buffer.limit(), baseOffset);
         for (int i = 0; i < count; i++) {
+            c.record = i;
             int length = c.readVarint("record length");
-            int start = c.skip(length, "record " + i + " length");
+            int start = c.skip(length, "record length");
             int end = c.pos;
             c.pos = start;
             int savedLimit = c.limit;
@@ -367,11 +367,11 @@ public final class RecordBatch {
                         + " has offsetDelta " + offsetDelta + " (offset " + (baseOffset + offsetDelta)
                         + "); offsets in a batch must be consecutive from the base offset");
             }
-            ByteBuffer key = readBytes(c, "key", out != null);
-            ByteBuffer value = readBytes(c, "value", out != null);
+            ByteBuffer key = readBytes(c, "key length", "key", out != null);
+            ByteBuffer value = readBytes(c, "value length", "value", out != null);
             List<Header> headers = readHeaders(c, out != null);
             if (c.pos != end) {
-                throw c.corrupt("record " + i + " declares " + length + " bytes but its fields use " + (c.pos - start));
+                throw c.corrupt("declares " + length + " bytes but its fields use " + (c.pos - start));
             }
             c.limit = savedLimit;
             long timestamp = logAppendTime ? maxTimestamp() : baseTimestamp + timestampDelta;
@@ -383,19 +383,20 @@ public final class RecordBatch {
                 out.add(new Record(baseOffset + offsetDelta, timestamp, key, value, headers));
             }
         }
+        c.record = -1;
         if (c.pos != buffer.limit()) {
             throw c.corrupt((buffer.limit() - c.pos) + " bytes left after the " + count + " records the header counts");
         }
         return new RecordsCheck(maxTimestamp, offsetOfMax);
     }
 
-    private ByteBuffer readBytes(Varint.Cursor c, String what, boolean materialize) {
-        int len = c.readVarint(what + " length");
+    private ByteBuffer readBytes(Varint.Cursor c, String lengthName, String what, boolean materialize) {
+        int len = c.readVarint(lengthName);
         if (len == -1) {
             return null;
         }
         if (len < -1) {
-            throw c.corrupt("negative " + what + " length " + len);
+            throw c.corrupt("negative " + lengthName + " " + len);
         }
         int start = c.skip(len, what);
         return materialize ? buffer.slice(start, len).asReadOnlyBuffer() : null;

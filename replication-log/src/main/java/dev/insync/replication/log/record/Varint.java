@@ -66,15 +66,18 @@ final class Varint {
      */
     static final class Cursor {
         private final ByteBuffer buf;
-        private final String owner;
+        private final long baseOffset;
         int pos;
         int limit;
+        /** Index of the record being read, for error messages; -1 outside records. */
+        int record = -1;
 
-        Cursor(ByteBuffer buf, int pos, int limit, String owner) {
+        /** Messages name the batch by {@code baseOffset}; nothing is allocated unless one is thrown. */
+        Cursor(ByteBuffer buf, int pos, int limit, long baseOffset) {
             this.buf = buf;
             this.pos = pos;
             this.limit = limit;
-            this.owner = owner;
+            this.baseOffset = baseOffset;
         }
 
         int remaining() {
@@ -123,7 +126,9 @@ final class Varint {
         }
 
         RuntimeException corrupt(String detail) {
-            return Errors.CORRUPT_MESSAGE.exception(owner + ": " + detail + " at byte " + pos + " of the batch");
+            String which = record < 0 ? "" : " record " + record + " (offset " + (baseOffset + record) + "):";
+            return Errors.CORRUPT_MESSAGE.exception("Record batch at offset " + baseOffset + ":" + which + " " + detail
+                    + " at byte " + pos + " of the batch");
         }
     }
 }

@@ -67,7 +67,7 @@ class RecordsValidatorTest {
     private static int recordStart(ByteBuffer buf, int index) {
         int pos = RecordBatch.RECORDS_OFFSET;
         for (int i = 0; i < index; i++) {
-            Varint.Cursor c = new Varint.Cursor(buf, pos, buf.limit(), "test");
+            Varint.Cursor c = new Varint.Cursor(buf, pos, buf.limit(), 0L);
             int len = c.readVarint("len");
             pos = c.pos + len;
         }
@@ -196,7 +196,7 @@ class RecordsValidatorTest {
         ByteBuffer buf = batchBytes();
         int r2 = recordStart(buf, 2);
         buf.put(r2, (byte) 0x7e); // zig-zag 63: far more bytes than remain
-        assertCorrupt(fixCrc(buf, 0)).hasMessageContaining("offset " + BASE).hasMessageContaining("record 2 length");
+        assertCorrupt(fixCrc(buf, 0)).hasMessageContaining("offset " + BASE).hasMessageContaining("record 2 (offset " + (BASE + 2) + ")");
     }
 
     @Test
