@@ -121,6 +121,7 @@ public abstract class DelayedOperation {
         @Override
         public void run() {
             if (completed.compareAndSet(false, true)) {
+                cancel(); // no-op when the timer ran it; unlinks it when run any other way
                 onExpiration();
                 onComplete();
             }
