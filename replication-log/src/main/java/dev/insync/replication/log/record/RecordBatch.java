@@ -27,6 +27,8 @@ import java.util.zip.CRC32C;
  * <p>Only uncompressed batches can be decoded: {@link #records()} rejects a compressed batch with
  * INVALID_RECORD naming the offset and codec rather than misreading compressed bytes as records.
  * Transactional and control batches are read as ordinary data.
+ *
+ * <p>A view is not thread-safe: readers may share it, but the setters must not race with readers.
  */
 public final class RecordBatch {
 
@@ -123,7 +125,8 @@ public final class RecordBatch {
 
     /**
      * Reads the whole batch starting at {@code position} of a file into a new heap buffer, for
-     * log recovery and segment scans.
+     * log recovery and segment scans. Reads at absolute positions: the channel's own position is
+     * not moved. The CRC is not checked (call {@link #isValid()}).
      *
      * @return the batch, or null if the file ends before the batch does (a truncated tail)
      * @throws ApiException CORRUPT_MESSAGE naming the file position if the framing is bad
@@ -135,6 +138,10 @@ public final class RecordBatch {
         }
         int size = checkedSize(head.getInt(LENGTH_OFFSET), head.get(MAGIC_OFFSET),
                 head.getLong(BASE_OFFSET_OFFSET), "file position " + position);
+        if (size > channel.size() - position) {
+            // a torn tail: checked before allocating so a garbage length cannot demand a huge buffer
+            return null;
+        }
         ByteBuffer whole = ByteBuffer.allocate(size);
         whole.put(head.flip());
         if (!readFully(channel, whole, position + FRAMING_HEADER_SIZE)) {
