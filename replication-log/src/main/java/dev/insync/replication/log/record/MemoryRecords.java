@@ -26,7 +26,11 @@ public final class MemoryRecords {
         this.buffer = buffer;
     }
 
-    /** Wraps bytes without copying; framing is checked when batches are iterated. */
+    /**
+     * Wraps the bytes between the buffer's position and limit without copying; framing is checked
+     * when batches are iterated. Batch setters write through to these bytes (and fail with
+     * {@link java.nio.ReadOnlyBufferException} on a read-only buffer).
+     */
     public static MemoryRecords readableRecords(ByteBuffer buffer) {
         return new MemoryRecords(buffer.slice());
     }
@@ -68,6 +72,7 @@ public final class MemoryRecords {
         return buffer.duplicate();
     }
 
+    /** Total bytes of all batches. */
     public int sizeInBytes() {
         return buffer.remaining();
     }
