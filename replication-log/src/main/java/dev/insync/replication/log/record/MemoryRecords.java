@@ -1,18 +1,24 @@
 package dev.insync.replication.log.record;
 
+import dev.insync.replication.log.Errors;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.GatheringByteChannel;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
  * Zero or more whole v2 record batches back to back in one {@link ByteBuffer}: what a producer
- * sends, what a read returns and what a follower appends.
+ * sends, what a read returns and what a follower appends. Iterating batches decodes no records
+ * and allocates one small view per batch; the views share this buffer's bytes, so their setters
+ * (base offset, leader epoch, max timestamp) write through.
  */
 public final class MemoryRecords {
 
     /** No batches. */
-    public static final MemoryRecords EMPTY = new MemoryRecords(ByteBuffer.allocate(0));
+    public static final MemoryRecords EMPTY = new MemoryRecords(ByteBuffer.allocate(0).asReadOnlyBuffer());
 
     private final ByteBuffer buffer;
 
@@ -27,12 +33,39 @@ public final class MemoryRecords {
 
     /** One uncompressed batch of these records with base offset 0 and no leader epoch. */
     public static MemoryRecords withRecords(SimpleRecord... records) {
-        throw new UnsupportedOperationException("record format: issue 2");
+        return withRecords(0L, RecordBatch.NO_PARTITION_LEADER_EPOCH, records);
+    }
+
+    /** One uncompressed create-time batch of these records at {@code baseOffset} with this leader epoch. */
+    public static MemoryRecords withRecords(long baseOffset, int partitionLeaderEpoch, SimpleRecord... records) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(baseOffset).partitionLeaderEpoch(partitionLeaderEpoch);
+        for (SimpleRecord r : records) {
+            builder.append(r);
+        }
+        return builder.build();
+    }
+
+    /** The batches of all inputs back to back, copied into one new buffer, in order. */
+    public static MemoryRecords concat(List<MemoryRecords> parts) {
+        int size = 0;
+        for (MemoryRecords p : parts) {
+            size = Math.addExact(size, p.sizeInBytes());
+        }
+        ByteBuffer out = ByteBuffer.allocate(size);
+        for (MemoryRecords p : parts) {
+            out.put(p.buffer.duplicate());
+        }
+        return new MemoryRecords(out.flip());
     }
 
     /** A read-only duplicate of the bytes. */
     public ByteBuffer buffer() {
         return buffer.asReadOnlyBuffer();
+    }
+
+    /** A writable duplicate sharing the bytes, for in-package readers that must not copy (CRC, views). */
+    ByteBuffer sharedBuffer() {
+        return buffer.duplicate();
     }
 
     public int sizeInBytes() {
@@ -41,14 +74,56 @@ public final class MemoryRecords {
 
     /**
      * The batches in order; throws CORRUPT_MESSAGE naming the position if a batch header is
-     * truncated or its length is out of bounds.
+     * truncated or its length is out of bounds (or its magic is not 2). CRCs are not checked here
+     * (see {@link RecordsValidator}).
      */
     public List<RecordBatch> batches() {
-        throw new UnsupportedOperationException("record format: issue 2");
+        List<RecordBatch> out = new ArrayList<>();
+        int pos = buffer.position();
+        int limit = buffer.limit();
+        while (pos < limit) {
+            int size = RecordBatch.batchSizeAt(buffer, pos);
+            if (size < 0) {
+                throw Errors.CORRUPT_MESSAGE.exception("Truncated record batch at position " + (pos - buffer.position())
+                        + ": only " + (limit - pos) + " bytes remain" + declaredSize(pos));
+            }
+            out.add(new RecordBatch(buffer.slice(pos, size)));
+            pos += size;
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    private String declaredSize(int pos) {
+        if (buffer.limit() - pos < RecordBatch.LENGTH_OFFSET + 4) {
+            return " (fewer than a batch header)";
+        }
+        return " but the batch at base offset " + buffer.getLong(pos) + " declares "
+                + ((long) buffer.getInt(pos + RecordBatch.LENGTH_OFFSET) + RecordBatch.LOG_OVERHEAD);
     }
 
     /** Writes all bytes to the channel; returns the number written. */
     public int writeFullyTo(GatheringByteChannel channel) throws IOException {
-        throw new UnsupportedOperationException("record format: issue 2");
+        ByteBuffer src = buffer.duplicate();
+        int written = 0;
+        while (src.hasRemaining()) {
+            written += channel.write(src);
+        }
+        return written;
+    }
+
+    /** Equal when the bytes are equal. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof MemoryRecords other && buffer.equals(other.buffer);
+    }
+
+    @Override
+    public int hashCode() {
+        return buffer.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "MemoryRecords(" + sizeInBytes() + " bytes)";
     }
 }

@@ -1,0 +1,135 @@
+package dev.insync.replication.core.purgatory;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An operation whose answer waits for a condition or a timeout (a parked acks=all produce, a long
+ * poll fetch). It ends exactly once, by whichever comes first:
+ * <ul>
+ *   <li>{@link #tryComplete()} finds the condition met and calls {@link #forceComplete()}, which
+ *   cancels the timer and runs {@link #onComplete()};</li>
+ *   <li>the timer fires after {@link #delayMs()}: {@link #onExpiration()}, then
+ *   {@link #onComplete()}.</li>
+ * </ul>
+ * Completion is decided by one compare-and-set, so concurrent checkers and the timer can race
+ * safely; {@link #safeTryComplete()} also serialises checkers on the operation's lock so a
+ * subclass's {@code tryComplete} never runs twice at once.
+ */
+public abstract class DelayedOperation {
+
+    private final long delayMs;
+    private final AtomicBoolean completed = new AtomicBoolean();
+    private final Lock lock;
+    private final TimerTask expiry;
+
+    /** An operation with its own lock. */
+    protected DelayedOperation(long delayMs) {
+        this(delayMs, new ReentrantLock());
+    }
+
+    /**
+     * @param delayMs how long the operation may wait, from when the purgatory starts timing it
+     * @param lock    serialises {@link #tryComplete()} calls; may be shared among operations
+     */
+    protected DelayedOperation(long delayMs, Lock lock) {
+        this.delayMs = delayMs;
+        this.lock = Objects.requireNonNull(lock, "lock");
+        this.expiry = new Expiry(delayMs);
+    }
+
+    /** The timeout of this operation. */
+    public final long delayMs() {
+        return delayMs;
+    }
+
+    /**
+     * Completes the operation if nobody has yet: cancels its timer, then runs {@link #onComplete()}.
+     *
+     * @return true only for the one call that completed it
+     */
+    public final boolean forceComplete() {
+        if (!completed.compareAndSet(false, true)) {
+            return false;
+        }
+        expiry.cancel();
+        onComplete();
+        return true;
+    }
+
+    /** True once the operation has completed (by a check, by force or by expiry). */
+    public final boolean isCompleted() {
+        return completed.get();
+    }
+
+    /**
+     * Checks the condition; if it holds, calls {@link #forceComplete()} and returns its result.
+     * Called by the purgatory under the operation's lock.
+     */
+    public abstract boolean tryComplete();
+
+    /** Called once when the timer fired first, just before {@link #onComplete()}. */
+    public abstract void onExpiration();
+
+    /** Called exactly once when the operation ends, whichever way; sends the answer. */
+    public abstract void onComplete();
+
+    /** {@link #tryComplete()} under the operation's lock; false if it was already complete. */
+    public final boolean safeTryComplete() {
+        lock.lock();
+        try {
+            return !isCompleted() && tryComplete();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Under the operation's lock: tries to complete, and if that fails runs {@code orElse} (the
+     * purgatory registers its watchers there, so no checker can slip between the try and the
+     * watch: checkers take the same lock).
+     */
+    final boolean safeTryCompleteOrElse(Runnable orElse) {
+        lock.lock();
+        try {
+            if (isCompleted()) {
+                return false;
+            }
+            if (tryComplete()) {
+                return true;
+            }
+            orElse.run();
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The timer task that expires this operation. */
+    final TimerTask expiryTask() {
+        return expiry;
+    }
+
+    /** Fires when the delay passes; completes the operation only if nothing else did first. */
+    private final class Expiry extends TimerTask {
+        Expiry(long delayMs) {
+            super(delayMs);
+        }
+
+        @Override
+        public void run() {
+            if (completed.compareAndSet(false, true)) {
+                cancel(); // no-op when the timer ran it; unlinks it when run any other way
+                onExpiration();
+                onComplete();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "Expiry(" + DelayedOperation.this + ")";
+        }
+    }
+}

@@ -1,0 +1,327 @@
+package dev.insync.replication.core.purgatory;
+
+import dev.insync.replication.core.time.Scheduler;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Parks {@link DelayedOperation}s under watch keys (for example a partition) until someone checks
+ * a key with {@link #checkAndComplete(Object)} or the timer expires them (PRO-4: the purgatory
+ * never polls; callers wake it when the condition may have changed).
+ *
+ * <p>Watch lists live in {@value #SHARD_COUNT} shards, each with its own lock, and keep insertion
+ * order, so a single-threaded run completes operations in a repeatable order. A completed operation
+ * may still sit in the watch lists of its other keys; once such entries could outnumber the live
+ * ones the next {@link #tryCompleteElseWatch} purges them, so memory stays bounded by a constant
+ * factor of the live entries (plus {@code purgeIntervalEntries}) at O(1) amortised cost.
+ *
+ * @param <T> the operation type
+ */
+public final class DelayedOperationPurgatory<T extends DelayedOperation> {
+
+    /** Number of watch-list shards. */
+    public static final int SHARD_COUNT = 512;
+    /** Watch entries tolerated before the first purge of completed operations. */
+    public static final int DEFAULT_PURGE_INTERVAL_ENTRIES = 1000;
+
+    private static final Logger log = LoggerFactory.getLogger(DelayedOperationPurgatory.class);
+
+    private final String name;
+    private final Timer timer;
+    private final int purgeIntervalEntries;
+    private final List<Shard> shards;
+    /** Exact number of (key, operation) entries in all watch lists, completed or not. */
+    private final AtomicLong watchEntries = new AtomicLong();
+    private final AtomicLong purgeThresholdEntries;
+    private final AtomicBoolean purging = new AtomicBoolean();
+    private volatile boolean shutdown;
+
+    /**
+     * A purgatory with its own {@link TimingWheelTimer} named {@code ExpirationReaper-<name>} that
+     * wakes through {@code scheduler} and expires operations on {@code executor}.
+     */
+    public static <T extends DelayedOperation> DelayedOperationPurgatory<T> create(
+        String name, Scheduler scheduler, Executor executor) {
+        return new DelayedOperationPurgatory<>(name,
+            new TimingWheelTimer("ExpirationReaper-" + name, scheduler, executor), DEFAULT_PURGE_INTERVAL_ENTRIES);
+    }
+
+    /**
+     * @param name                 names the purgatory in logs and errors (e.g. {@code Produce})
+     * @param timer                expires operations; owned by the purgatory and closed on shutdown
+     * @param purgeIntervalEntries completed watch entries tolerated before a purge, at least 1
+     */
+    public DelayedOperationPurgatory(String name, Timer timer, int purgeIntervalEntries) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.timer = Objects.requireNonNull(timer, "timer of purgatory " + name);
+        if (purgeIntervalEntries < 1) {
+            throw new IllegalArgumentException(
+                "purgatory " + name + ": purgeIntervalEntries must be >= 1, got " + purgeIntervalEntries);
+        }
+        this.purgeIntervalEntries = purgeIntervalEntries;
+        this.purgeThresholdEntries = new AtomicLong(purgeIntervalEntries);
+        List<Shard> list = new ArrayList<>(SHARD_COUNT);
+        for (int i = 0; i < SHARD_COUNT; i++) {
+            list.add(new Shard());
+        }
+        this.shards = List.copyOf(list);
+    }
+
+    /**
+     * Tries to complete {@code operation}; if it cannot yet, watches it under every key and starts
+     * its timer. The try and the watch happen under the operation's lock, so a concurrent
+     * {@link #checkAndComplete} either sees the watch or runs after it: no wake-up is lost.
+     *
+     * @return true if this call completed the operation
+     * @throws IllegalArgumentException if {@code watchKeys} is empty
+     * @throws IllegalStateException    after {@link #shutdown()}
+     */
+    public boolean tryCompleteElseWatch(T operation, Collection<?> watchKeys) {
+        Objects.requireNonNull(operation, "operation for purgatory " + name);
+        if (watchKeys.isEmpty()) {
+            throw new IllegalArgumentException("purgatory " + name + ": " + operation + " needs at least one watch key");
+        }
+        if (shutdown) {
+            throw new IllegalStateException("purgatory " + name + " is shut down; cannot park " + operation);
+        }
+        boolean completedNow = operation.safeTryCompleteOrElse(() -> {
+            for (Object key : watchKeys) {
+                watch(Objects.requireNonNull(key, "watch key"), operation);
+            }
+        });
+        if (completedNow) {
+            return true;
+        }
+        if (!operation.isCompleted()) {
+            timer.add(operation.expiryTask());
+            // Completed between the watch and the timer add: forceComplete cancelled nothing then.
+            if (operation.isCompleted()) {
+                operation.expiryTask().cancel();
+            }
+        }
+        maybePurge();
+        return false;
+    }
+
+    /**
+     * Tries to complete every operation watched under {@code key}, in watch order, and drops
+     * completed ones from that key's list.
+     *
+     * @return how many operations this call completed
+     */
+    public int checkAndComplete(Object key) {
+        Shard shard = shardFor(key);
+        Watchers watchers;
+        shard.lock.lock();
+        try {
+            watchers = shard.watchersByKey.get(key);
+        } finally {
+            shard.lock.unlock();
+        }
+        if (watchers == null) {
+            return 0;
+        }
+        int completed = watchers.tryCompleteWatched();
+        if (completed > 0) {
+            log.debug("Purgatory {}: completed {} operations for key {}", name, completed, key);
+        }
+        return completed;
+    }
+
+    /**
+     * Stops watching every operation under {@code key} and cancels their timers, without completing
+     * them: the caller must end each returned operation (e.g. set an error and
+     * {@link DelayedOperation#forceComplete()}), so none hangs (PRO-5).
+     *
+     * @return the operations that were watched under the key and not yet complete, in watch order
+     */
+    public List<T> cancelForKey(Object key) {
+        Shard shard = shardFor(key);
+        Watchers watchers;
+        shard.lock.lock();
+        try {
+            watchers = shard.watchersByKey.remove(key);
+        } finally {
+            shard.lock.unlock();
+        }
+        if (watchers == null) {
+            return List.of();
+        }
+        List<T> cancelled = new ArrayList<>();
+        for (T operation : watchers.drain()) {
+            if (!operation.isCompleted()) {
+                operation.expiryTask().cancel();
+                cancelled.add(operation);
+            }
+        }
+        return cancelled;
+    }
+
+    /** Operations waiting for their timer (neither completed nor cancelled). */
+    public int numDelayed() {
+        return timer.size();
+    }
+
+    /** Watch entries across all keys, including completed operations not yet purged. */
+    public int watched() {
+        return (int) Math.min(Integer.MAX_VALUE, watchEntries.get());
+    }
+
+    /** Stops the timer; operations still parked no longer expire. Idempotent. */
+    public void shutdown() {
+        shutdown = true;
+        timer.close();
+    }
+
+    @Override
+    public String toString() {
+        return "DelayedOperationPurgatory(" + name + ", delayed=" + numDelayed() + ", watched=" + watched() + ")";
+    }
+
+    private Shard shardFor(Object key) {
+        int h = key.hashCode();
+        h ^= h >>> 16;
+        return shards.get(Math.floorMod(h, SHARD_COUNT));
+    }
+
+    private void watch(Object key, T operation) {
+        Shard shard = shardFor(key);
+        shard.lock.lock();
+        try {
+            shard.watchersByKey.computeIfAbsent(key, k -> new Watchers(k, shard)).add(operation);
+            watchEntries.incrementAndGet();
+        } finally {
+            shard.lock.unlock();
+        }
+    }
+
+    /**
+     * Purges completed entries once they may outnumber the rest: the next threshold is twice the
+     * survivors, so each purge's O(entries) scan is paid for by as many earlier watches.
+     */
+    private void maybePurge() {
+        if (watchEntries.get() <= purgeThresholdEntries.get() || !purging.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            long purged = 0;
+            for (Shard shard : shards) {
+                purged += shard.purgeCompleted();
+            }
+            long survivors = watchEntries.get();
+            purgeThresholdEntries.set(Math.max(purgeIntervalEntries, 2 * survivors));
+            log.debug("Purgatory {}: purged {} completed watch entries, {} remain", name, purged, survivors);
+        } finally {
+            purging.set(false);
+        }
+    }
+
+    /** One lock and the watch lists of the keys that hash to it. */
+    private final class Shard {
+        final ReentrantLock lock = new ReentrantLock();
+        final Map<Object, Watchers> watchersByKey = new LinkedHashMap<>();
+
+        long purgeCompleted() {
+            long purged = 0;
+            lock.lock();
+            try {
+                Iterator<Watchers> it = watchersByKey.values().iterator();
+                while (it.hasNext()) {
+                    Watchers watchers = it.next();
+                    purged += watchers.removeCompleted();
+                    if (watchers.isEmpty()) {
+                        it.remove();
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            return purged;
+        }
+
+        void removeIfEmpty(Object key, Watchers watchers) {
+            lock.lock();
+            try {
+                if (watchersByKey.get(key) == watchers && watchers.isEmpty()) {
+                    watchersByKey.remove(key);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** The operations watched under one key, in watch order. Guarded by its own monitor. */
+    private final class Watchers {
+        private final Object key;
+        private final Shard shard;
+        private final List<T> operations = new ArrayList<>(2);
+
+        Watchers(Object key, Shard shard) {
+            this.key = key;
+            this.shard = shard;
+        }
+
+        synchronized void add(T operation) {
+            operations.add(operation);
+        }
+
+        synchronized boolean isEmpty() {
+            return operations.isEmpty();
+        }
+
+        /** Removes completed operations; returns how many entries went. */
+        synchronized int removeCompleted() {
+            int before = operations.size();
+            operations.removeIf(DelayedOperation::isCompleted);
+            int removed = before - operations.size();
+            watchEntries.addAndGet(-removed);
+            return removed;
+        }
+
+        /** Removes every entry and returns the operations. */
+        synchronized List<T> drain() {
+            List<T> all = new ArrayList<>(operations);
+            operations.clear();
+            watchEntries.addAndGet(-all.size());
+            return all;
+        }
+
+        /**
+         * Tries each watched operation outside this monitor (tryComplete runs user code that may
+         * watch or check other keys), then drops the completed ones.
+         */
+        int tryCompleteWatched() {
+            List<T> snapshot;
+            synchronized (this) {
+                snapshot = new ArrayList<>(operations);
+            }
+            int completed = 0;
+            boolean anyDone = false;
+            for (T operation : snapshot) {
+                if (operation.isCompleted()) {
+                    anyDone = true;
+                } else if (operation.safeTryComplete()) {
+                    completed++;
+                    anyDone = true;
+                }
+            }
+            if (anyDone) {
+                removeCompleted();
+                shard.removeIfEmpty(key, this);
+            }
+            return completed;
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.insync.replication.core.purgatory;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Work that a {@link Timer} runs once after {@link #delayMs()}. A task sits in at most one timer
+ * bucket at a time; {@link #cancel()} unlinks it in O(1).
+ */
+public abstract class TimerTask implements Runnable {
+
+    private final long delayMs;
+    /** The entry that currently represents this task in a timer; null when not scheduled. */
+    private final AtomicReference<TimerTaskEntry> entry = new AtomicReference<>();
+
+    /**
+     * @param delayMs how long after {@link Timer#add} the task runs; must be non-negative
+     */
+    protected TimerTask(long delayMs) {
+        if (delayMs < 0) {
+            throw new IllegalArgumentException("timer task delay must be >= 0 ms, got " + delayMs);
+        }
+        this.delayMs = delayMs;
+    }
+
+    /** The delay, counted from the moment the task is added to a timer. */
+    public final long delayMs() {
+        return delayMs;
+    }
+
+    /**
+     * Removes the task from its timer so it will not run; idempotent, callable from any thread. A
+     * task that the timer already picked up to run may still run once.
+     */
+    public final void cancel() {
+        TimerTaskEntry old = entry.getAndSet(null);
+        if (old != null) {
+            old.remove();
+        }
+    }
+
+    /** Binds this task to a new timer entry, unlinking the previous one (re-adding a task). */
+    final void bind(TimerTaskEntry newEntry) {
+        TimerTaskEntry old = entry.getAndSet(newEntry);
+        if (old != null && old != newEntry) {
+            old.remove();
+        }
+    }
+
+    /** True if {@code candidate} is no longer the entry this task is scheduled under. */
+    final boolean isDetachedFrom(TimerTaskEntry candidate) {
+        return entry.get() != candidate;
+    }
+}
