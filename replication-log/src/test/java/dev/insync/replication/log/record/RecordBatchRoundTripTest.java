@@ -86,6 +86,14 @@ class RecordBatchRoundTripTest {
         assertThat(batch.checksum()).isNotEqualTo(crc);
         assertThat(batch.isValid()).isTrue();
         assertThat(batch.records().get(0).timestamp()).isEqualTo(77);
+
+        ByteBuffer before = ByteBuffer.allocate(batch.sizeInBytes()).put(batch.buffer()).flip();
+        batch.setMaxTimestamp(TimestampType.LOG_APPEND_TIME, 77);
+        assertThat(batch.buffer()).as("an unchanged stamp leaves every byte alone").isEqualTo(before);
+        batch.setMaxTimestamp(TimestampType.CREATE_TIME, 5);
+        assertThat(batch.timestampType()).isEqualTo(TimestampType.CREATE_TIME);
+        assertThat(batch.checksum()).as("back to the builder's bytes, back to its CRC").isEqualTo(crc);
+        assertThat(batch.records().get(0).timestamp()).isEqualTo(5);
     }
 
     @Test
