@@ -111,4 +111,16 @@ class RecordBatchRoundTripTest {
         assertThat(RecordBatch.batchSizeAt(buf, first)).isEqualTo(batches.get(1).sizeInBytes());
         assertThat(RecordBatch.batchSizeAt(buf.duplicate().limit(buf.limit() - 1), first)).isEqualTo(-1);
     }
+
+    @Test
+    @DisplayName("LOG-1 withBatches writes several builders back to back, equal to concatenating their builds")
+    void withBatches() {
+        RecordBatchBuilder a = new RecordBatchBuilder(0).partitionLeaderEpoch(1).append(1, null, b("a"));
+        RecordBatchBuilder c = new RecordBatchBuilder(1).partitionLeaderEpoch(1).append(2, b("k"), b("c"))
+                .append(3, null, null);
+        MemoryRecords both = MemoryRecords.withBatches(a, c);
+        assertThat(both).isEqualTo(MemoryRecords.concat(List.of(a.build(), c.build())));
+        assertThat(both.batches()).extracting(RecordBatch::nextOffset).containsExactly(1L, 3L);
+        assertThat(both.batches()).allMatch(RecordBatch::isValid);
+    }
 }
