@@ -49,6 +49,31 @@ public final class MemoryRecords {
         return builder.build();
     }
 
+    /**
+     * Several batches back to back in one buffer, each written straight from its builder (no
+     * intermediate copies): the usual way to make a multi-batch produce or follower input.
+     *
+     * @throws IllegalStateException if a builder has no records
+     */
+    public static MemoryRecords withBatches(RecordBatchBuilder... builders) {
+        long size = 0;
+        for (int i = 0; i < builders.length; i++) {
+            if (builders[i].recordCount() == 0) {
+                throw new IllegalStateException("Cannot write an empty batch: builder " + i + " of " + builders.length
+                        + " has no records");
+            }
+            size += builders[i].estimatedSizeInBytes();
+        }
+        if (size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Batches total " + size + " bytes, more than one buffer can hold");
+        }
+        ByteBuffer out = ByteBuffer.allocate((int) size);
+        for (RecordBatchBuilder b : builders) {
+            b.writeTo(out);
+        }
+        return new MemoryRecords(out.flip());
+    }
+
     /** The batches of all inputs back to back, copied into one new buffer, in order. */
     public static MemoryRecords concat(List<MemoryRecords> parts) {
         int size = 0;

@@ -97,7 +97,7 @@ public final class RecordsValidator {
         try {
             size = RecordBatch.batchSizeAt(buf, pos);
         } catch (ApiException e) {
-            throw new ApiException(e.error(), e.getMessage() + " of " + tp, e);
+            throw new ApiException(e.error(), e.getMessage() + " (in " + tp + ")", e);
         }
         if (size < 0) {
             String declared = buf.limit() - pos >= RecordBatch.LENGTH_OFFSET + 4
