@@ -1,6 +1,7 @@
 package dev.insync.replication.cli.dump;
 
 import dev.insync.replication.log.record.RecordBatch;
+import dev.insync.replication.log.segment.BatchFraming;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -47,8 +48,8 @@ final class BatchScanner {
                     + RecordBatch.FRAMING_HEADER_SIZE + "-byte batch framing header");
         }
         long baseOffset = file.getLong(position);
-        int batchLength = file.getInt(position + 8);
-        byte magic = file.get(position + 16);
+        int batchLength = file.getInt(position + BatchFraming.LENGTH_OFFSET);
+        byte magic = file.get(position + BatchFraming.MAGIC_OFFSET);
         if (batchLength < RecordBatch.HEADER_SIZE - RecordBatch.LOG_OVERHEAD) {
             return stop("the batch at position " + position + " (base offset " + baseOffset + ") declares batchLength "
                     + batchLength + ", below the minimum " + (RecordBatch.HEADER_SIZE - RecordBatch.LOG_OVERHEAD)

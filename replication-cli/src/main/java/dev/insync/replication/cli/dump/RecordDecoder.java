@@ -2,7 +2,9 @@ package dev.insync.replication.cli.dump;
 
 import dev.insync.replication.log.record.Record;
 import dev.insync.replication.log.record.RecordBatch;
+import dev.insync.replication.log.segment.BatchFraming;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,6 +21,7 @@ final class RecordDecoder {
 
     /** Bound on one batch's inflated records, so a hostile gzip stream cannot exhaust the heap. */
     static final int MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024;
+    /** Kafka's codec id of gzip. */
     private static final int GZIP = 1;
 
     private RecordDecoder() {
@@ -48,7 +51,7 @@ final class RecordDecoder {
         byte[] compressed = new byte[bytes.remaining() - RecordBatch.HEADER_SIZE];
         bytes.get(RecordBatch.HEADER_SIZE, compressed);
         byte[] records;
-        try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(compressed))) {
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(compressed))) {
             records = readBounded(in, batch.baseOffset());
         } catch (IOException e) {
             throw new IllegalArgumentException("corrupt gzip data: " + e.getMessage(), e);
@@ -56,8 +59,8 @@ final class RecordDecoder {
         ByteBuffer copy = ByteBuffer.allocate(RecordBatch.HEADER_SIZE + records.length);
         copy.put(bytes.duplicate().position(0).limit(RecordBatch.HEADER_SIZE));
         copy.put(records);
-        copy.putInt(8, copy.capacity() - RecordBatch.LOG_OVERHEAD);
-        copy.putShort(21, (short) (batch.attributes() & ~0x07));
+        copy.putInt(BatchFraming.LENGTH_OFFSET, copy.capacity() - RecordBatch.LOG_OVERHEAD);
+        copy.putShort(BatchFraming.ATTRIBUTES_OFFSET, (short) (batch.attributes() & ~BatchFraming.COMPRESSION_MASK));
         return RecordBatch.wrap(copy.flip());
     }
 

@@ -24,8 +24,20 @@ import java.util.List;
  *   <li>{@code .timeindex}: {@code timestamp: T offset: O} per entry, each checked against the
  *       batch ending at that offset.</li>
  * </ul>
- * Unlike Kafka's tool it never stops on a corrupt file with a stack trace: what it cannot read is
- * reported on stderr as a {@link Findings finding}. Files are only read (mapped read-only).
+ * Files are only read (mapped read-only). Deliberate differences from Kafka's tool, all on corrupt
+ * or unusual input:
+ * <ul>
+ *   <li>it never stops with a stack trace: a batch header that cannot be framed (a length below a
+ *       v2 header, zeros left by preallocation, a magic other than 2) ends the scan like a torn
+ *       write does, with {@code Found N invalid bytes}, and stderr says why;</li>
+ *   <li>every problem (CRC failure, invalid tail, undecodable records, index mismatch) is also a
+ *       line on stderr and makes the command exit with 1, where Kafka's tool exits 0;</li>
+ *   <li>an index whose {@code .log} is missing is still printed, unchecked (Kafka's tool fails);</li>
+ *   <li>only magic-2 batches are read, and of compressed ones only gzip is decoded for deep
+ *       iteration; KRaft snapshot and voter control records print as {@code controlType: NAME(id)}
+ *       rather than Kafka's JSON;</li>
+ *   <li>non-consecutive offsets are listed in file order (Kafka's tool lists them newest first).</li>
+ * </ul>
  */
 final class SegmentDumper {
 

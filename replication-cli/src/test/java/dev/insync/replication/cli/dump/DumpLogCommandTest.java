@@ -215,6 +215,40 @@ class DumpLogCommandTest {
     }
 
     @Test
+    @DisplayName("LOG-1 --skip-record-metadata prints only keys and payloads, with Kafka's separators")
+    void skipRecordMetadata() {
+        MemoryRecords records = new RecordBatchBuilder(0)
+                .append(T0, utf8("k"), utf8("v"))
+                .append(T0, null, utf8("only value"))
+                .build();
+        Path logFile = writeLog(LogConfig.defaults(), 0, List.of(records)).resolve(SEGMENT + ".log");
+
+        Run run = run("dump-log", "--print-data-log", "--skip-record-metadata", logFile.toString());
+
+        assertThat(run.out().subList(3, 5)).containsExactly("| key: k payload: v", " payload: only value");
+        assertThat(run.exitCode()).isZero();
+    }
+
+    @Test
+    @DisplayName("LOG-1 a gap between record offsets is reported as non-consecutive on stderr, exit 1")
+    void nonConsecutiveOffsets() throws IOException {
+        Path logFile = tmp.resolve(SEGMENT + ".log");
+        try (var ch = Files.newByteChannel(logFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            ch.write(MemoryRecords.withRecords(0, 0, new SimpleRecord(T0, null, utf8("a"))).buffer());
+            ch.write(MemoryRecords.withRecords(5, 0, new SimpleRecord(T0, null, utf8("b"))).buffer());
+        }
+
+        Run shallow = run("dump-log", logFile.toString());
+        Run deep = run("dump-log", "--deep-iteration", logFile.toString());
+
+        assertThat(shallow.exitCode()).isZero();
+        assertThat(deep.out()).isEqualTo(KafkaReferenceDump.expectedLines(logFile, 0, true, false));
+        assertThat(deep.err()).contains("Non-consecutive offsets in " + logFile.toAbsolutePath())
+                .contains("  0 is followed by 5");
+        assertThat(deep.exitCode()).isEqualTo(1);
+    }
+
+    @Test
     @DisplayName("LOG-7 a torn tail is reported as Kafka does (Found N invalid bytes), stderr says why, exit 1")
     void tornTail() throws IOException {
         Path dir = writeLog(LogConfig.defaults(), 0, List.of(hello(T0, "hello"), hello(T0 + 1, "world!")));
@@ -232,6 +266,28 @@ class DumpLogCommandTest {
         assertThat(run.out()).isEqualTo(KafkaReferenceDump.expectedLines(logFile, 0, false, false));
         assertThat(run.err()).contains("64 invalid bytes from position 73").contains("torn write");
         assertThat(run.exitCode()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("LOG-7 a segment cut at every byte position dumps exactly as Kafka's reader sees it")
+    void everyCutPoint() throws IOException {
+        Path dir = writeLog(LogConfig.defaults(), 0,
+                List.of(hello(T0, "a"), hello(T0 + 1, "bb"), hello(T0 + 2, "ccc")));
+        byte[] whole = Files.readAllBytes(dir.resolve(SEGMENT + ".log"));
+        Path cut = Files.createDirectory(tmp.resolve("cut")).resolve(SEGMENT + ".log");
+        for (int length = 0; length <= whole.length; length++) {
+            Files.write(cut, java.util.Arrays.copyOf(whole, length));
+
+            // The dumper itself, without picocli, keeps the few hundred runs fast.
+            StringWriter out = new StringWriter();
+            Findings findings = new Findings(new PrintWriter(new StringWriter()));
+            new SegmentDumper(new PrintWriter(out), findings, new SegmentDumper.Options(true, false, false)).dump(cut);
+
+            List<String> expected = KafkaReferenceDump.expectedLines(cut, 0, true, false);
+            assertThat(out.toString().lines()).as("dump of the first %d bytes", length).isEqualTo(expected);
+            boolean wholeBatchesOnly = expected.stream().noneMatch(l -> l.startsWith("Found "));
+            assertThat(findings.any()).as("findings at %d bytes", length).isEqualTo(!wholeBatchesOnly);
+        }
     }
 
     @Test
