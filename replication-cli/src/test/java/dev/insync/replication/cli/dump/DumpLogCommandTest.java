@@ -441,13 +441,13 @@ class DumpLogCommandTest {
     }
 
     @Test
-    @DisplayName("dump-log keeps going after a bad file and still dumps the good ones, exit 1")
+    @DisplayName("dump-log --files a,b (Kafka's syntax) keeps going after a bad file and still dumps the good ones, exit 1")
     void badFileAmongGoodOnes() {
         Path dir = writeLog(LogConfig.defaults(), 0, List.of(hello(T0, "hello")));
         Path logFile = dir.resolve(SEGMENT + ".log");
         Path missing = tmp.resolve("00000000000000000042.log");
 
-        Run run = run("dump-log", missing.toString(), logFile.toString());
+        Run run = run("dump-log", "--files", missing + "," + logFile);
 
         assertThat(run.out()).hasSize(3).first().isEqualTo("Dumping " + logFile);
         assertThat(run.err()).contains("No such file: " + missing);
