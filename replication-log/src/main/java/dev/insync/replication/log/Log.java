@@ -3,92 +3,943 @@ package dev.insync.replication.log;
 import dev.insync.replication.log.epoch.EpochEndOffset;
 import dev.insync.replication.log.epoch.LeaderEpochCache;
 import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.RecordsSummary;
+import dev.insync.replication.log.record.RecordsValidator;
+import dev.insync.replication.log.segment.BatchFraming;
+import dev.insync.replication.log.segment.LogSegment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
 
 /**
  * One partition's log (Kafka's {@code UnifiedLog}): segments on disk, the leader-epoch cache,
  * the log start offset, the high watermark and the recovery point. Appends and truncations are
  * serialized; reads run concurrently and see only whole batches.
+ *
+ * <p>Concurrency: every mutation holds {@code lock}. Appends write bytes first and publish the
+ * segment size, then the LEO (volatile), so a reader that bounds itself by the LEO it read sees
+ * only complete batches. Operations that remove bytes (truncation, segment deletion, close) also
+ * take the write side of {@code segmentsLock}, whose read side every read holds, so a reader
+ * never reads a file while it shrinks.
+ *
+ * <p>Errors: bad input is an {@link ApiException} and leaves the log exactly as it was; any I/O
+ * failure is {@link Errors#KAFKA_STORAGE_ERROR} naming the file and offset.
  */
 public final class Log implements Closeable {
 
-    private Log() {
+    private static final Logger LOG = LoggerFactory.getLogger(Log.class);
+    /** The leader-epoch checkpoint inside the partition directory (LOG-8). */
+    public static final String LEADER_EPOCH_CHECKPOINT_FILE = "leader-epoch-checkpoint";
+    /**
+     * Largest leader append copied into the calling thread's reusable direct buffer (one copy, and
+     * the channel writes it without another); larger ones use a one-off heap buffer. Per thread, not
+     * per log, so thousands of partitions do not each pin a buffer.
+     */
+    private static final int MAX_REUSED_APPEND_BUFFER_BYTES = 1024 * 1024;
+    private static final ThreadLocal<ByteBuffer> APPEND_BUFFER = new ThreadLocal<>();
+
+    private final Path dir;
+    private final TopicPartition topicPartition;
+    private final LogConfig config;
+    private final LongSupplier clockMs;
+    private final LeaderEpochCache leaderEpochCache;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantReadWriteLock segmentsLock = new ReentrantReadWriteLock();
+    private final ConcurrentNavigableMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+
+    private volatile long logEndOffset;
+    private volatile long logStartOffset;
+    private volatile long highWatermark;
+    private volatile long recoveryPoint;
+    private volatile boolean closed;
+
+    // Guarded by lock.
+    private long unflushedMessages;
+    private long lastFlushMs;
+    private boolean dirNeedsFlush;
+
+    private Log(Path dir, TopicPartition topicPartition, LogConfig config, LongSupplier clockMs,
+                LeaderEpochCache leaderEpochCache) {
+        this.dir = dir;
+        this.topicPartition = topicPartition;
+        this.config = config;
+        this.clockMs = clockMs;
+        this.leaderEpochCache = leaderEpochCache;
+        this.lastFlushMs = clockMs.getAsLong();
     }
 
     /**
      * Opens (creating if absent) the log in {@code dir}, recovering from {@code recoveryPoint}
-     * (LOG-7).
+     * (LOG-7), with the system clock for log-append time and {@code flush.ms}.
      */
     public static Log open(Path dir, TopicPartition topicPartition, LogConfig config, long recoveryPoint,
                            long logStartOffset) {
-        throw new UnsupportedOperationException("log: issue 2");
+        return open(dir, topicPartition, config, recoveryPoint, logStartOffset, System::currentTimeMillis);
     }
 
-    public TopicPartition topicPartition() { throw new UnsupportedOperationException("log: issue 2"); }
+    /**
+     * Opens (creating if absent) the log in {@code dir} (LOG-7): every segment from the one holding
+     * {@code recoveryPoint} on is rescanned batch by batch; a torn or corrupt tail is cut off and
+     * logged with its offset and reason, later segments are dropped; a segment below the recovery
+     * point with a missing or corrupt index is rescanned and its indexes rebuilt. The HW starts at
+     * the log start offset (the owner restores a checkpointed HW with {@link #updateHighWatermark}).
+     *
+     * @param clockMs wall clock in ms: log-append time, {@code flush.ms}
+     * @throws ApiException KAFKA_STORAGE_ERROR naming the file on an I/O failure
+     */
+    public static Log open(Path dir, TopicPartition topicPartition, LogConfig config, long recoveryPoint,
+                           long logStartOffset, LongSupplier clockMs) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Cannot create log directory " + dir + " for "
+                    + topicPartition + ": " + e, e);
+        }
+        LeaderEpochCache cache = LeaderEpochCache.load(dir.resolve(LEADER_EPOCH_CHECKPOINT_FILE), topicPartition);
+        Log log = new Log(dir, topicPartition, config, clockMs, cache);
+        try {
+            log.load(Math.max(0, recoveryPoint), Math.max(0, logStartOffset));
+        } catch (IOException e) {
+            log.closeQuietly();
+            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Cannot open log of " + topicPartition + " in " + dir
+                    + ": " + e, e);
+        } catch (RuntimeException e) {
+            log.closeQuietly();
+            throw e;
+        }
+        return log;
+    }
 
-    public Path dir() { throw new UnsupportedOperationException("log: issue 2"); }
+    private void load(long requestedRecoveryPoint, long requestedLogStart) throws IOException {
+        TreeMap<Long, Path> logFiles = new TreeMap<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String name = file.getFileName().toString();
+                OptionalLong base = LogSegment.parseBaseOffset(name, LogSegment.LOG_SUFFIX);
+                if (base.isPresent()) {
+                    logFiles.put(base.getAsLong(), file);
+                }
+            }
+        }
+        deleteOrphanIndexes(logFiles);
+        for (long base : logFiles.keySet()) {
+            segments.put(base, LogSegment.open(dir, base, config.indexIntervalBytes(), config.segmentIndexBytes()));
+        }
+        recoverSegments(requestedRecoveryPoint);
+        if (segments.isEmpty()) {
+            segments.put(requestedLogStart, LogSegment.create(dir, requestedLogStart, config.indexIntervalBytes(),
+                    config.segmentIndexBytes()));
+        }
+        for (LogSegment segment : segments.values()) {
+            if (segment != segments.lastEntry().getValue()) {
+                segment.resizeIndexes(0);
+            }
+        }
+        LogSegment active = segments.lastEntry().getValue();
+        active.resizeIndexes(config.segmentIndexBytes());
+        long leo = active.readNextOffset();
+        logEndOffset = leo;
+        logStartOffset = Math.min(Math.max(requestedLogStart, segments.firstKey()), leo);
+        recoveryPoint = Math.min(requestedRecoveryPoint, leo);
+        highWatermark = logStartOffset;
+        if (!leaderEpochCache.isEmpty()) {
+            leaderEpochCache.truncateFromEnd(leo);
+            leaderEpochCache.truncateFromStart(logStartOffset);
+        }
+        LOG.info("Loaded log of {} in {}: {} segments, log start offset {}, log end offset {}, recovery point {}",
+                topicPartition, dir, segments.size(), logStartOffset, logEndOffset, recoveryPoint);
+    }
 
-    public LogConfig config() { throw new UnsupportedOperationException("log: issue 2"); }
+    private void deleteOrphanIndexes(Map<Long, Path> logFiles) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String name = file.getFileName().toString();
+                OptionalLong base = LogSegment.parseBaseOffset(name, LogSegment.INDEX_SUFFIX);
+                if (base.isEmpty()) {
+                    base = LogSegment.parseBaseOffset(name, LogSegment.TIME_INDEX_SUFFIX);
+                }
+                if (base.isPresent() && !logFiles.containsKey(base.getAsLong())) {
+                    LOG.warn("Deleting index {} of {}: it has no .log file", file, topicPartition);
+                    Files.delete(file);
+                }
+            }
+        }
+    }
 
-    /** LOG-4: validates (LOG-5), assigns offsets from the LEO and stamps {@code leaderEpoch}. */
-    public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) { throw new UnsupportedOperationException("log: issue 2"); }
+    /** LOG-7: rescans every segment from the recovery point's, and any with a bad index. */
+    private void recoverSegments(long requestedRecoveryPoint) throws IOException {
+        Long recoveryBase = segments.floorKey(requestedRecoveryPoint);
+        long expectedNext = -1;
+        for (LogSegment segment : new ArrayList<>(segments.values())) {
+            if (expectedNext >= 0 && segment.baseOffset() != expectedNext) {
+                LOG.warn("Segment {} of {} starts at {} but the previous segment ends at {}; the log is cut there",
+                        segment.logFile(), topicPartition, segment.baseOffset(), expectedNext);
+                deleteSegmentsFrom(segment.baseOffset());
+                return;
+            }
+            boolean unflushed = recoveryBase == null || segment.baseOffset() >= recoveryBase;
+            String badIndex = unflushed ? null : segment.sanityCheck();
+            if (unflushed || badIndex != null) {
+                if (badIndex != null) {
+                    LOG.warn("Rebuilding the indexes of {} for {}: {}", segment.logFile(), topicPartition, badIndex);
+                }
+                LogSegment.RecoveryResult result = segment.recover();
+                expectedNext = result.nextOffset();
+                if (result.truncatedBytes() > 0) {
+                    LOG.warn("Recovery of {} cut {} bytes off {} at offset {} (position {}): {}", topicPartition,
+                            result.truncatedBytes(), segment.logFile(), result.nextOffset(), result.validBytes(),
+                            result.reason());
+                    deleteSegmentsFrom(segment.baseOffset() + 1);
+                    return;
+                }
+            } else {
+                expectedNext = segment.readNextOffset();
+            }
+        }
+    }
 
-    /** LOG-4: appends the leader's bytes as they are; learns each new epoch into the cache (FOL-4). */
-    public LogAppendInfo appendAsFollower(MemoryRecords records) { throw new UnsupportedOperationException("log: issue 2"); }
+    private void deleteSegmentsFrom(long fromBaseOffset) throws IOException {
+        for (LogSegment later : new ArrayList<>(segments.tailMap(fromBaseOffset, true).values())) {
+            LOG.warn("Deleting segment {} of {}: it follows a cut in the log", later.logFile(), topicPartition);
+            segments.remove(later.baseOffset());
+            later.deleteFiles();
+        }
+    }
 
-    /** LOG-3: whole batches from the one containing startOffset, none at or above maxOffset. */
-    public LogReadInfo read(long startOffset, int maxBytes, long maxOffset) { throw new UnsupportedOperationException("log: issue 2"); }
+    // ---- accessors ----
 
-    public long logStartOffset() { throw new UnsupportedOperationException("log: issue 2"); }
+    public TopicPartition topicPartition() {
+        return topicPartition;
+    }
 
-    public long logEndOffset() { throw new UnsupportedOperationException("log: issue 2"); }
+    public Path dir() {
+        return dir;
+    }
 
-    public long highWatermark() { throw new UnsupportedOperationException("log: issue 2"); }
+    public LogConfig config() {
+        return config;
+    }
 
-    /** Sets the HW clamped to [logStartOffset, LEO]; returns the value set. */
-    public long updateHighWatermark(long hw) { throw new UnsupportedOperationException("log: issue 2"); }
+    public long logStartOffset() {
+        return logStartOffset;
+    }
 
-    /** Raises the HW to {@code hw} if higher (clamped to the LEO); returns whether it moved. */
-    public boolean maybeIncrementHighWatermark(long hw) { throw new UnsupportedOperationException("log: issue 2"); }
+    public long logEndOffset() {
+        return logEndOffset;
+    }
 
-    public long recoveryPoint() { throw new UnsupportedOperationException("log: issue 2"); }
+    public long highWatermark() {
+        return highWatermark;
+    }
 
-    /** The epoch of the latest cache entry, empty if the log has no epoch information. */
-    public OptionalInt latestEpoch() { throw new UnsupportedOperationException("log: issue 2"); }
+    public long recoveryPoint() {
+        return recoveryPoint;
+    }
 
-    /** {@link LeaderEpochCache#endOffsetFor} with this log's LEO. */
-    public EpochEndOffset endOffsetForEpoch(int epoch) { throw new UnsupportedOperationException("log: issue 2"); }
+    public LeaderEpochCache leaderEpochCache() {
+        return leaderEpochCache;
+    }
 
-    public LeaderEpochCache leaderEpochCache() { throw new UnsupportedOperationException("log: issue 2"); }
-
-    /** Records the start of a new leader epoch at the LEO (LDR-1). */
-    public void assignEpochStartOffset(int leaderEpoch, long startOffset) { throw new UnsupportedOperationException("log: issue 2"); }
-
-    /** LOG-6; returns whether any data was removed. */
-    public boolean truncateTo(long offset) { throw new UnsupportedOperationException("log: issue 2"); }
-
-    /** LOG-6: empties the log and starts it at {@code offset}. */
-    public void truncateFullyAndStartAt(long offset) { throw new UnsupportedOperationException("log: issue 2"); }
-
-    /** LOG-11: forces data, then indexes, then advances the recovery point to the LEO. */
-    public void flush() { throw new UnsupportedOperationException("log: issue 2"); }
-
-    /** LOG-10: moves the log start offset to {@code offset} (never past the HW) and deletes whole segments below it. */
-    public void deleteRecordsBefore(long offset) { throw new UnsupportedOperationException("log: issue 2"); }
-
-    /** LOG-10: a follower takes the leader's log start offset (bounded by its own HW/LEO). */
-    public void maybeIncrementLogStartOffset(long offset) { throw new UnsupportedOperationException("log: issue 2"); }
-
-    /** LOG-10: deletes segments past retention.ms / retention.bytes; returns how many. */
-    public int deleteOldSegments(long nowMs) { throw new UnsupportedOperationException("log: issue 2"); }
+    /** Base offsets of the segments, oldest first. */
+    public List<Long> segmentBaseOffsets() {
+        return List.copyOf(segments.keySet());
+    }
 
     /** Bytes on disk in all segments. */
-    public long size() { throw new UnsupportedOperationException("log: issue 2"); }
+    public long size() {
+        long total = 0;
+        for (LogSegment segment : segments.values()) {
+            total += segment.size();
+        }
+        return total;
+    }
 
-    /** Flushes nothing; closes files and trims preallocated indexes. */
+    // ---- append (LOG-4, LOG-5) ----
+
+    /**
+     * LOG-4: validates the whole input first (LOG-5: CORRUPT_MESSAGE, MESSAGE_TOO_LARGE,
+     * INVALID_RECORD, RECORD_LIST_TOO_LARGE for a batch larger than {@code segment.bytes}), then
+     * gives each batch {@code baseOffset = LEO} and {@code partitionLeaderEpoch = leaderEpoch}
+     * (the CRC does not cover them, so it is recomputed only when LOG_APPEND_TIME batches get the
+     * log-append time) and records a new epoch in the leader-epoch cache. The caller's bytes are not
+     * modified. On any error nothing is written.
+     *
+     * @throws ApiException FENCED_LEADER_EPOCH if {@code leaderEpoch} is below the latest epoch in the cache
+     */
+    public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) {
+        if (leaderEpoch < 0) {
+            throw new IllegalArgumentException("Negative leader epoch " + leaderEpoch + " for an append to " + topicPartition);
+        }
+        RecordsSummary summary = RecordsValidator.validate(records, config.maxMessageBytes(), topicPartition);
+        lock.lock();
+        try {
+            ensureOpen();
+            if (summary.batchCount() == 0) {
+                return emptyAppendInfo();
+            }
+            OptionalInt latest = leaderEpochCache.latestEpoch();
+            if (latest.isPresent() && leaderEpoch < latest.getAsInt()) {
+                throw new ApiException(Errors.FENCED_LEADER_EPOCH, "Append to " + topicPartition + " in leader epoch "
+                        + leaderEpoch + ", below the log's latest epoch " + latest.getAsInt());
+            }
+            ByteBuffer buf = copyToAppendBuffer(records);
+            checkBatchSizesFitSegment(buf);
+            long now = clockMs.getAsLong();
+            long nextOffset = logEndOffset;
+            long firstOffset = nextOffset;
+            long maxTimestamp = -1;
+            boolean logAppendTime = false;
+            for (int pos = 0; pos < buf.limit(); pos += BatchFraming.sizeInBytes(buf, pos)) {
+                buf.putLong(pos + BatchFraming.BASE_OFFSET_OFFSET, nextOffset);
+                buf.putInt(pos + BatchFraming.PARTITION_LEADER_EPOCH_OFFSET, leaderEpoch);
+                if (BatchFraming.isLogAppendTime(buf, pos)) {
+                    // LOG-4: maxTimestamp is covered by the CRC, so this is the one rewrite that recomputes it.
+                    logAppendTime = true;
+                    buf.putLong(pos + BatchFraming.MAX_TIMESTAMP_OFFSET, now);
+                    BatchFraming.rewriteCrc(buf, pos, BatchFraming.sizeInBytes(buf, pos));
+                }
+                maxTimestamp = Math.max(maxTimestamp, BatchFraming.maxTimestamp(buf, pos));
+                nextOffset += BatchFraming.lastOffsetDelta(buf, pos) + 1L;
+            }
+            if (latest.isEmpty() || latest.getAsInt() != leaderEpoch) {
+                leaderEpochCache.assign(leaderEpoch, firstOffset);
+            }
+            appendValidated(buf, summary.recordCount());
+            return new LogAppendInfo(firstOffset, nextOffset - 1, summary.recordCount(), buf.limit(),
+                    logAppendTime ? now : -1, maxTimestamp);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * LOG-4: appends the leader's bytes unchanged (validated for framing and CRC, not for
+     * {@code max.message.bytes}) and, FOL-4, records {@code (partitionLeaderEpoch, baseOffset)} in
+     * the epoch cache for every batch that starts a new epoch.
+     *
+     * @throws ApiException OFFSET_OUT_OF_RANGE if the first batch does not start exactly at the LEO
+     *                      (below it, or a gap above it); INVALID_RECORD if offsets do not increase;
+     *                      the validation errors of LOG-5. The log is unchanged on any of them.
+     */
+    public LogAppendInfo appendAsFollower(MemoryRecords records) {
+        RecordsSummary summary = RecordsValidator.validate(records, Integer.MAX_VALUE, topicPartition);
+        lock.lock();
+        try {
+            ensureOpen();
+            if (summary.batchCount() == 0) {
+                return emptyAppendInfo();
+            }
+            long leo = logEndOffset;
+            if (summary.firstOffset() != leo) {
+                throw new ApiException(Errors.OFFSET_OUT_OF_RANGE, "Follower append to " + topicPartition
+                        + " starts at offset " + summary.firstOffset() + " but the log end offset is " + leo
+                        + (summary.firstOffset() < leo ? " (below it)" : " (a gap above it)"));
+            }
+            if (!summary.offsetsMonotonic()) {
+                throw new ApiException(Errors.INVALID_RECORD, "Follower append to " + topicPartition
+                        + " at offset " + leo + " has batches whose offsets do not increase");
+            }
+            ByteBuffer buf = records.buffer();
+            checkBatchSizesFitSegment(buf);
+            long maxTimestamp = -1;
+            List<long[]> newEpochs = new ArrayList<>(1);
+            OptionalInt latest = leaderEpochCache.latestEpoch();
+            int latestEpoch = latest.isPresent() ? latest.getAsInt() : -1;
+            for (int pos = buf.position(); pos < buf.limit(); pos += BatchFraming.sizeInBytes(buf, pos)) {
+                int epoch = BatchFraming.partitionLeaderEpoch(buf, pos);
+                if (epoch >= 0 && epoch != latestEpoch) {
+                    newEpochs.add(new long[] {epoch, BatchFraming.baseOffset(buf, pos)});
+                    latestEpoch = epoch;
+                }
+                maxTimestamp = Math.max(maxTimestamp, BatchFraming.maxTimestamp(buf, pos));
+            }
+            for (long[] entry : newEpochs) {
+                leaderEpochCache.assign((int) entry[0], entry[1]);
+            }
+            appendValidated(buf, summary.recordCount());
+            return new LogAppendInfo(summary.firstOffset(), summary.lastOffset(), summary.recordCount(),
+                    summary.sizeInBytes(), -1, maxTimestamp);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private LogAppendInfo emptyAppendInfo() {
+        return new LogAppendInfo(-1, -1, 0, 0, -1, -1);
+    }
+
+    /** A private copy of the caller's bytes to stamp offsets into (the caller's buffer is not ours to change). */
+    private static ByteBuffer copyToAppendBuffer(MemoryRecords records) {
+        int size = records.sizeInBytes();
+        ByteBuffer buf;
+        if (size > MAX_REUSED_APPEND_BUFFER_BYTES) {
+            buf = ByteBuffer.allocate(size);
+        } else {
+            buf = APPEND_BUFFER.get();
+            if (buf == null || buf.capacity() < size) {
+                buf = ByteBuffer.allocateDirect(Math.min(MAX_REUSED_APPEND_BUFFER_BYTES,
+                        Math.max(64 * 1024, Integer.highestOneBit(Math.max(1, size - 1)) << 1)));
+                APPEND_BUFFER.set(buf);
+            }
+            buf.clear();
+        }
+        buf.put(records.buffer());
+        return buf.flip();
+    }
+
+    private void checkBatchSizesFitSegment(ByteBuffer buf) {
+        for (int pos = buf.position(); pos < buf.limit(); pos += BatchFraming.sizeInBytes(buf, pos)) {
+            int batchSize = BatchFraming.sizeInBytes(buf, pos);
+            if (batchSize > config.segmentBytes()) {
+                throw new ApiException(Errors.RECORD_LIST_TOO_LARGE, "Batch at position " + (pos - buf.position())
+                        + " of an append to " + topicPartition + " at offset " + logEndOffset + " is " + batchSize
+                        + " bytes, above segment.bytes " + config.segmentBytes());
+            }
+        }
+    }
+
+    /**
+     * Writes validated, offset-assigned batches, rolling to a new segment before a batch that would
+     * push the active one past {@code segment.bytes} or that its index cannot take (LOG-2), then
+     * publishes the LEO.
+     */
+    private void appendValidated(ByteBuffer buf, int recordCount) {
+        long leo = logEndOffset;
+        LogSegment active = segments.lastEntry().getValue();
+        int groupStart = buf.position();
+        int groupBytes = 0;
+        try {
+            for (int pos = buf.position(); pos < buf.limit(); ) {
+                int batchSize = BatchFraming.sizeInBytes(buf, pos);
+                long batchBase = BatchFraming.baseOffset(buf, pos);
+                long lastOffset = batchBase + BatchFraming.lastOffsetDelta(buf, pos);
+                int activeSize = active.size() + groupBytes;
+                boolean full = activeSize > 0 && ((long) activeSize + batchSize > config.segmentBytes()
+                        || active.indexIsFull() || !active.canConvertToRelativeOffset(lastOffset));
+                if (full) {
+                    active.append(buf.duplicate().limit(pos).position(groupStart));
+                    active = roll(batchBase);
+                    groupStart = pos;
+                    groupBytes = 0;
+                }
+                groupBytes += batchSize;
+                pos += batchSize;
+            }
+            active.append(buf.duplicate().position(groupStart));
+        } catch (IOException e) {
+            throw storageError("append at offset " + leo + " to " + active.logFile(), e);
+        }
+        int lastPos = lastBatchPosition(buf);
+        logEndOffset = BatchFraming.lastOffset(buf, lastPos) + 1;
+        unflushedMessages += recordCount;
+        maybeFlush();
+    }
+
+    private static int lastBatchPosition(ByteBuffer buf) {
+        int pos = buf.position();
+        int last = pos;
+        while (pos < buf.limit()) {
+            last = pos;
+            pos += BatchFraming.sizeInBytes(buf, pos);
+        }
+        return last;
+    }
+
+    private LogSegment roll(long newBaseOffset) throws IOException {
+        LogSegment previous = segments.lastEntry().getValue();
+        previous.onBecomeInactiveSegment();
+        LogSegment segment = LogSegment.create(dir, newBaseOffset, config.indexIntervalBytes(), config.segmentIndexBytes());
+        segments.put(newBaseOffset, segment);
+        dirNeedsFlush = true;
+        LOG.debug("Rolled {} to a new segment at offset {}", topicPartition, newBaseOffset);
+        return segment;
+    }
+
+    /** LOG-11: the automatic flush of {@code flush.messages} / {@code flush.ms}. */
+    private void maybeFlush() {
+        long now = clockMs.getAsLong();
+        if (unflushedMessages >= config.flushMessages() || now - lastFlushMs >= config.flushMs()) {
+            flushLocked(now);
+        }
+    }
+
+    /**
+     * LOG-11: flushes if {@code flush.ms} has passed since the last flush; for the owner's periodic
+     * task, since a quiet log gets no append to trigger it.
+     */
+    public void flushIfDue() {
+        lock.lock();
+        try {
+            ensureOpen();
+            if (unflushedMessages > 0 && clockMs.getAsLong() - lastFlushMs >= config.flushMs()) {
+                flushLocked(clockMs.getAsLong());
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- read (LOG-3) ----
+
+    /**
+     * LOG-3: whole batches from the one containing {@code startOffset}, none whose last offset is
+     * at or above {@code maxOffset} (a batch straddling {@code maxOffset} is left out, as Kafka
+     * bounds a read by the position of {@code maxOffset}), at least one batch even if it is larger
+     * than {@code maxBytes}. Reads within one segment. Offsets in {@code [maxOffset, LEO]} read
+     * empty.
+     *
+     * @throws ApiException OFFSET_OUT_OF_RANGE below the log start offset or above the LEO
+     */
+    public LogReadInfo read(long startOffset, int maxBytes, long maxOffset) {
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException("Negative maxBytes " + maxBytes + " reading " + topicPartition);
+        }
+        segmentsLock.readLock().lock();
+        try {
+            ensureOpen();
+            long hw = highWatermark;
+            long leo = logEndOffset;
+            long start = logStartOffset;
+            if (startOffset < start || startOffset > leo) {
+                throw new ApiException(Errors.OFFSET_OUT_OF_RANGE, "Offset " + startOffset + " is out of range for "
+                        + topicPartition + ": the log holds [" + start + ", " + leo + ")");
+            }
+            long bound = Math.min(maxOffset, leo);
+            if (startOffset >= bound) {
+                return new LogReadInfo(MemoryRecords.EMPTY, startOffset, start, leo, hw);
+            }
+            Map.Entry<Long, LogSegment> entry = segments.floorEntry(startOffset);
+            if (entry == null) {
+                entry = segments.firstEntry();
+            }
+            while (entry != null) {
+                LogSegment segment = entry.getValue();
+                ByteBuffer bytes;
+                try {
+                    bytes = segment.read(startOffset, maxBytes, bound, true);
+                } catch (IOException e) {
+                    throw storageError("read at offset " + startOffset + " from " + segment.logFile(), e);
+                }
+                if (bytes != null) {
+                    return new LogReadInfo(MemoryRecords.readableRecords(bytes), startOffset, start, leo, hw);
+                }
+                entry = segments.higherEntry(entry.getKey());
+            }
+            return new LogReadInfo(MemoryRecords.EMPTY, startOffset, start, leo, hw);
+        } finally {
+            segmentsLock.readLock().unlock();
+        }
+    }
+
+    // ---- high watermark ----
+
+    /** Sets the HW clamped to [logStartOffset, LEO]; returns the value set. */
+    public long updateHighWatermark(long hw) {
+        lock.lock();
+        try {
+            long clamped = Math.min(Math.max(hw, logStartOffset), logEndOffset);
+            highWatermark = clamped;
+            return clamped;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Raises the HW to {@code hw} if higher (clamped to the LEO); returns whether it moved. */
+    public boolean maybeIncrementHighWatermark(long hw) {
+        lock.lock();
+        try {
+            long candidate = Math.min(hw, logEndOffset);
+            if (candidate > highWatermark) {
+                highWatermark = candidate;
+                return true;
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- leader epochs ----
+
+    /** The epoch of the latest cache entry, empty if the log has no epoch information. */
+    public OptionalInt latestEpoch() {
+        return leaderEpochCache.latestEpoch();
+    }
+
+    /** {@link LeaderEpochCache#endOffsetFor} with this log's LEO. */
+    public EpochEndOffset endOffsetForEpoch(int epoch) {
+        return leaderEpochCache.endOffsetFor(epoch, logEndOffset);
+    }
+
+    /** Records the start of a new leader epoch at the LEO (LDR-1). */
+    public void assignEpochStartOffset(int leaderEpoch, long startOffset) {
+        lock.lock();
+        try {
+            ensureOpen();
+            if (startOffset > logEndOffset) {
+                throw new IllegalArgumentException("Epoch " + leaderEpoch + " cannot start at " + startOffset
+                        + ", above the log end offset " + logEndOffset + " of " + topicPartition);
+            }
+            leaderEpochCache.assign(leaderEpoch, startOffset);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- truncation (LOG-6) ----
+
+    /**
+     * LOG-6: at or beyond the LEO no data changes (the epoch cache is still cut at the LEO); below
+     * the first segment's base offset it is {@link #truncateFullyAndStartAt}; otherwise every batch
+     * whose last offset is at or beyond {@code offset} is removed and segments wholly beyond it are
+     * deleted. The LEO becomes the end of the last kept batch (at most {@code offset}; Kafka
+     * assumes a batch boundary and sets exactly {@code offset}). Then log start = min(log start,
+     * LEO), HW = min(HW, LEO), recovery point = min(recovery point, LEO), and the epoch cache is
+     * truncated from the end at the LEO.
+     *
+     * @return whether any data was removed
+     */
+    public boolean truncateTo(long offset) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("Cannot truncate " + topicPartition + " to negative offset " + offset);
+        }
+        lock.lock();
+        try {
+            ensureOpen();
+            long leo = logEndOffset;
+            if (offset >= leo) {
+                leaderEpochCache.truncateFromEnd(leo);
+                return false;
+            }
+            if (offset < segments.firstKey()) {
+                truncateFullyAndStartAt(offset);
+                return true;
+            }
+            segmentsLock.writeLock().lock();
+            try {
+                LOG.info("Truncating {} to offset {} (log end offset {})", topicPartition, offset, leo);
+                LogSegment target = segments.floorEntry(offset).getValue();
+                for (LogSegment later : new ArrayList<>(segments.tailMap(offset, false).values())) {
+                    segments.remove(later.baseOffset());
+                    deleteSegment(later);
+                }
+                long newLeo;
+                try {
+                    target.truncateTo(offset);
+                    target.resizeIndexes(config.segmentIndexBytes());
+                    newLeo = target.readNextOffset();
+                } catch (IOException e) {
+                    throw storageError("truncation to offset " + offset + " of " + target.logFile(), e);
+                }
+                logEndOffset = newLeo;
+                logStartOffset = Math.min(logStartOffset, newLeo);
+                highWatermark = Math.min(highWatermark, newLeo);
+                recoveryPoint = Math.min(recoveryPoint, newLeo);
+            } finally {
+                segmentsLock.writeLock().unlock();
+            }
+            leaderEpochCache.truncateFromEnd(logEndOffset);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** LOG-6: deletes every segment, clears the epoch cache and starts the log empty at {@code offset}. */
+    public void truncateFullyAndStartAt(long offset) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("Cannot start " + topicPartition + " at negative offset " + offset);
+        }
+        lock.lock();
+        try {
+            ensureOpen();
+            LOG.info("Truncating {} fully and starting at offset {} (log end offset was {})", topicPartition, offset,
+                    logEndOffset);
+            segmentsLock.writeLock().lock();
+            try {
+                for (LogSegment segment : new ArrayList<>(segments.values())) {
+                    segments.remove(segment.baseOffset());
+                    deleteSegment(segment);
+                }
+                try {
+                    segments.put(offset, LogSegment.create(dir, offset, config.indexIntervalBytes(),
+                            config.segmentIndexBytes()));
+                } catch (IOException e) {
+                    throw storageError("creating the segment at offset " + offset + " in " + dir, e);
+                }
+                dirNeedsFlush = true;
+                logEndOffset = offset;
+                logStartOffset = offset;
+                highWatermark = offset;
+                recoveryPoint = offset;
+                unflushedMessages = 0;
+            } finally {
+                segmentsLock.writeLock().unlock();
+            }
+            leaderEpochCache.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void deleteSegment(LogSegment segment) {
+        try {
+            segment.deleteFiles();
+        } catch (IOException e) {
+            throw storageError("deleting segment " + segment.logFile(), e);
+        }
+    }
+
+    // ---- flush (LOG-11) ----
+
+    /** LOG-11: forces data, then indexes, then advances the recovery point to the LEO. */
+    public void flush() {
+        lock.lock();
+        try {
+            ensureOpen();
+            flushLocked(clockMs.getAsLong());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void flushLocked(long now) {
+        long leo = logEndOffset;
+        Long from = segments.floorKey(recoveryPoint);
+        Map<Long, LogSegment> toFlush = from == null ? segments : segments.tailMap(from, true);
+        for (LogSegment segment : toFlush.values()) {
+            try {
+                segment.flush();
+            } catch (IOException e) {
+                throw storageError("flush of " + segment.logFile() + " up to offset " + leo, e);
+            }
+        }
+        if (dirNeedsFlush) {
+            try (FileChannel dirChannel = FileChannel.open(dir, StandardOpenOption.READ)) {
+                dirChannel.force(true);
+            } catch (IOException e) {
+                throw storageError("flush of directory " + dir, e);
+            }
+            dirNeedsFlush = false;
+        }
+        recoveryPoint = Math.max(recoveryPoint, leo);
+        unflushedMessages = 0;
+        lastFlushMs = now;
+    }
+
+    // ---- log start offset and retention (LOG-10) ----
+
+    /**
+     * LOG-10: moves the log start offset to {@code offset} and deletes the whole segments below it.
+     *
+     * @throws ApiException OFFSET_OUT_OF_RANGE if {@code offset} is above the HW (nothing changes)
+     */
+    public void deleteRecordsBefore(long offset) {
+        lock.lock();
+        try {
+            ensureOpen();
+            if (offset > highWatermark) {
+                throw new ApiException(Errors.OFFSET_OUT_OF_RANGE, "Cannot delete records of " + topicPartition
+                        + " before offset " + offset + ": it is above the high watermark " + highWatermark);
+            }
+            moveLogStartOffset(offset);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** LOG-10: a follower takes the leader's log start offset, bounded by its own HW. */
+    public void maybeIncrementLogStartOffset(long offset) {
+        lock.lock();
+        try {
+            ensureOpen();
+            moveLogStartOffset(Math.min(offset, highWatermark));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void moveLogStartOffset(long offset) {
+        if (offset <= logStartOffset) {
+            return;
+        }
+        LOG.info("Incrementing the log start offset of {} to {}", topicPartition, offset);
+        logStartOffset = offset;
+        recoveryPoint = Math.max(recoveryPoint, offset);
+        leaderEpochCache.truncateFromStart(offset);
+        List<LogSegment> deletable = new ArrayList<>();
+        for (Map.Entry<Long, LogSegment> e : segments.entrySet()) {
+            Long next = segments.higherKey(e.getKey());
+            if (next == null || next > offset) {
+                break;
+            }
+            deletable.add(e.getValue());
+        }
+        deleteSegments(deletable);
+    }
+
+    /**
+     * LOG-10: deletes the oldest segments while they are past {@code retention.ms} (by their
+     * largest timestamp, or the file's modification time if no batch carries one) or while the log
+     * is larger than {@code retention.bytes}. A segment is deleted only if all its records are
+     * below the HW; the active segment is rolled first when it is itself deletable. The log start
+     * offset moves to the new first segment.
+     *
+     * @return how many segments were deleted
+     */
+    public int deleteOldSegments(long nowMs) {
+        lock.lock();
+        try {
+            ensureOpen();
+            List<LogSegment> deletable = new ArrayList<>();
+            long excessBytes = config.retentionBytes() < 0 ? 0 : size() - config.retentionBytes();
+            List<LogSegment> ordered = new ArrayList<>(segments.values());
+            for (int i = 0; i < ordered.size(); i++) {
+                LogSegment segment = ordered.get(i);
+                long end = i + 1 < ordered.size() ? ordered.get(i + 1).baseOffset() : logEndOffset;
+                if (end > highWatermark || segment.size() == 0) {
+                    break;
+                }
+                boolean pastTime = config.retentionMs() >= 0 && nowMs - largestTimestamp(segment) > config.retentionMs();
+                boolean pastSize = excessBytes - segment.size() >= 0;
+                if (!pastTime && !pastSize) {
+                    break;
+                }
+                if (pastSize) {
+                    excessBytes -= segment.size();
+                }
+                deletable.add(segment);
+            }
+            if (deletable.isEmpty()) {
+                return 0;
+            }
+            if (deletable.get(deletable.size() - 1) == segments.lastEntry().getValue()) {
+                try {
+                    roll(logEndOffset);
+                } catch (IOException e) {
+                    throw storageError("roll at offset " + logEndOffset + " before retention", e);
+                }
+            }
+            long newStart = segments.higherKey(deletable.get(deletable.size() - 1).baseOffset());
+            LOG.info("Retention deletes {} segments of {} below offset {}", deletable.size(), topicPartition, newStart);
+            if (newStart > logStartOffset) {
+                logStartOffset = newStart;
+                recoveryPoint = Math.max(recoveryPoint, newStart);
+                leaderEpochCache.truncateFromStart(newStart);
+            }
+            deleteSegments(deletable);
+            return deletable.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long largestTimestamp(LogSegment segment) {
+        long ts = segment.maxTimestampSoFar();
+        if (ts >= 0) {
+            return ts;
+        }
+        try {
+            return segment.lastModifiedMs();
+        } catch (IOException e) {
+            throw storageError("reading the modification time of " + segment.logFile(), e);
+        }
+    }
+
+    private void deleteSegments(List<LogSegment> deletable) {
+        if (deletable.isEmpty()) {
+            return;
+        }
+        segmentsLock.writeLock().lock();
+        try {
+            for (LogSegment segment : deletable) {
+                segments.remove(segment.baseOffset());
+                deleteSegment(segment);
+            }
+        } finally {
+            segmentsLock.writeLock().unlock();
+        }
+    }
+
+    // ---- close ----
+
+    /** Flushes nothing; closes files and trims preallocated indexes. Later calls fail with KAFKA_STORAGE_ERROR. */
     @Override
-    public void close() { throw new UnsupportedOperationException("log: issue 2"); }
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            segmentsLock.writeLock().lock();
+            try {
+                closed = true;
+                IOException failure = null;
+                for (LogSegment segment : segments.values()) {
+                    try {
+                        segment.close();
+                    } catch (IOException e) {
+                        failure = failure == null ? e : failure;
+                    }
+                }
+                if (failure != null) {
+                    throw storageError("closing the log in " + dir, failure);
+                }
+            } finally {
+                segmentsLock.writeLock().unlock();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void closeQuietly() {
+        for (LogSegment segment : segments.values()) {
+            try {
+                segment.close();
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Failed to close {} of {} after a failed open", segment.logFile(), topicPartition, e);
+            }
+        }
+        closed = true;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "The log of " + topicPartition + " in " + dir
+                    + " is closed");
+        }
+    }
+
+    private ApiException storageError(String what, IOException e) {
+        LOG.error("I/O error on the log of {}: {}", topicPartition, what, e);
+        return new ApiException(Errors.KAFKA_STORAGE_ERROR, "I/O error on the log of " + topicPartition + " during "
+                + what + ": " + e, e);
+    }
+
+    @Override
+    public String toString() {
+        return "Log(" + topicPartition + ", dir=" + dir + ", logStartOffset=" + logStartOffset + ", logEndOffset="
+                + logEndOffset + ", highWatermark=" + highWatermark + ")";
+    }
 }

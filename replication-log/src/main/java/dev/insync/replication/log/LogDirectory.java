@@ -1,58 +1,493 @@
 package dev.insync.replication.log;
 
+import dev.insync.replication.log.checkpoint.CleanShutdownFile;
+import dev.insync.replication.log.checkpoint.CorruptCheckpointException;
+import dev.insync.replication.log.checkpoint.OffsetCheckpointFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.Closeable;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToLongFunction;
+import java.util.stream.Stream;
 
 /**
  * A log directory: every {@code <topic>-<partition>} log under it, the directory-level checkpoint
  * files ({@code replication-offset-checkpoint}, {@code recovery-point-offset-checkpoint},
  * {@code log-start-offset-checkpoint}), the clean-shutdown marker and a lock file that keeps a
  * second process out.
+ *
+ * <p>Opening takes an exclusive lock on {@code <dir>/.lock}, reads the checkpoints strictly (a
+ * corrupt one keeps the whole directory offline, LOG-9), reads and deletes the clean-shutdown marker
+ * (so a crash from then on counts as unclean, LDR-5), opens every partition log from its
+ * checkpointed recovery point and log start offset, and restores its HW clamped to
+ * [logStartOffset, LEO] (HW-5).
+ *
+ * <p>Thread-safe: the logs live in a concurrent map; checkpoint writes are serialized so an older
+ * snapshot never overwrites a newer one. Nothing here runs on its own thread: the broker schedules
+ * {@link #checkpointHighWatermarks()} (HW-5) and {@link #checkpointRecoveryPointsAndLogStartOffsets()}.
  */
 public final class LogDirectory implements Closeable {
 
-    private LogDirectory() {
+    /** The lock file's name. */
+    public static final String LOCK_FILE_NAME = ".lock";
+    /** Suffix of a partition directory being deleted; leftovers are removed at open. */
+    static final String DELETE_SUFFIX = "-delete";
+
+    private static final Logger log = LoggerFactory.getLogger(LogDirectory.class);
+
+    /**
+     * Directories locked by this JVM. Checked before touching the lock file because on POSIX
+     * systems closing <em>any</em> channel on a file drops the process's lock on it, so a refused
+     * second open must not even open the file.
+     */
+    private static final Set<Path> LOCKED_IN_THIS_JVM = ConcurrentHashMap.newKeySet();
+
+    private final Path dir;
+    private final LogConfig defaultConfig;
+    private final DirectoryLock lock;
+    private final OffsetCheckpointFile highWatermarkCheckpoint;
+    private final OffsetCheckpointFile recoveryPointCheckpoint;
+    private final OffsetCheckpointFile logStartOffsetCheckpoint;
+    private final CleanShutdownFile cleanShutdownFile;
+    private final Map<TopicPartition, Long> checkpointedHighWatermarks;
+    private final Map<TopicPartition, Long> checkpointedRecoveryPoints;
+    private final Map<TopicPartition, Long> checkpointedLogStartOffsets;
+    private final OptionalLong previousCleanShutdownBrokerEpoch;
+    private final ConcurrentHashMap<TopicPartition, Log> logs = new ConcurrentHashMap<>();
+    private final Object checkpointLock = new Object();
+    private final Object lifecycleLock = new Object();
+    private volatile boolean closed;
+
+    private LogDirectory(Path dir, LogConfig defaultConfig, DirectoryLock lock) {
+        this.dir = dir;
+        this.defaultConfig = defaultConfig;
+        this.lock = lock;
+        this.highWatermarkCheckpoint = new OffsetCheckpointFile(dir.resolve(OffsetCheckpointFile.REPLICATION_OFFSET_CHECKPOINT));
+        this.recoveryPointCheckpoint = new OffsetCheckpointFile(dir.resolve(OffsetCheckpointFile.RECOVERY_POINT_OFFSET_CHECKPOINT));
+        this.logStartOffsetCheckpoint = new OffsetCheckpointFile(dir.resolve(OffsetCheckpointFile.LOG_START_OFFSET_CHECKPOINT));
+        this.cleanShutdownFile = new CleanShutdownFile(dir.resolve(CleanShutdownFile.FILE_NAME));
+        // LOG-9: a corrupt checkpoint throws here, before anything on disk changes, and the
+        // directory stays offline.
+        this.checkpointedHighWatermarks = highWatermarkCheckpoint.read();
+        this.checkpointedRecoveryPoints = recoveryPointCheckpoint.read();
+        this.checkpointedLogStartOffsets = logStartOffsetCheckpoint.read();
+        this.previousCleanShutdownBrokerEpoch = readAndDeleteCleanShutdownMarker();
     }
 
     /**
-     * Locks and opens {@code dir}, recovering every partition log in it.
+     * Locks and opens {@code dir} (created if absent), recovering every partition log in it.
      *
-     * @throws ApiException KAFKA_STORAGE_ERROR if another process holds the directory or a checkpoint is corrupt
+     * @throws ApiException KAFKA_STORAGE_ERROR if the directory is already open (in this or another
+     *                      process), a checkpoint is corrupt ({@link CorruptCheckpointException}, naming
+     *                      file and line) or a log cannot be opened
      */
-    public static LogDirectory open(Path dir, LogConfig defaultConfig) { throw new UnsupportedOperationException("log dir: issue 2"); }
+    public static LogDirectory open(Path dir, LogConfig defaultConfig) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(defaultConfig, "defaultConfig");
+        DirectoryLock lock = DirectoryLock.acquire(dir);
+        LogDirectory logDir = null;
+        try {
+            logDir = new LogDirectory(lock.dir(), defaultConfig, lock);
+            logDir.loadLogs();
+            log.info("Opened log directory {} with {} logs; previous shutdown was {}", logDir.dir, logDir.logs.size(),
+                    logDir.previousCleanShutdownBrokerEpoch.isPresent() ? "clean" : "unclean");
+            return logDir;
+        } catch (RuntimeException e) {
+            if (logDir != null) {
+                logDir.closeLogsQuietly();
+            }
+            lock.release();
+            throw e;
+        }
+    }
 
-    public Path path() { throw new UnsupportedOperationException("log dir: issue 2"); }
+    /** LDR-5: the marker says the last stop was clean; remove it so that the next crash counts as unclean. */
+    private OptionalLong readAndDeleteCleanShutdownMarker() {
+        OptionalLong epoch;
+        try {
+            epoch = cleanShutdownFile.read();
+        } catch (CorruptCheckpointException e) {
+            // LDR-5: an unreadable marker means the same as a missing one.
+            log.warn("Treating the last shutdown of {} as unclean: {}", dir, e.getMessage());
+            epoch = OptionalLong.empty();
+        }
+        cleanShutdownFile.delete();
+        return epoch;
+    }
+
+    private void loadLogs() {
+        for (Path child : listChildren()) {
+            String name = child.getFileName().toString();
+            if (!Files.isDirectory(child) || name.startsWith(".")) {
+                continue;
+            }
+            if (name.endsWith(DELETE_SUFFIX)) {
+                // A deleteLog interrupted by a crash: finish it.
+                deleteRecursively(child);
+                continue;
+            }
+            TopicPartition tp;
+            try {
+                tp = TopicPartition.parse(name);
+            } catch (IllegalArgumentException e) {
+                log.warn("Ignoring {} in log directory {}: not a <topic>-<partition> directory", name, dir);
+                continue;
+            }
+            Log partitionLog = openLog(child, tp, defaultConfig, checkpointedRecoveryPoints.getOrDefault(tp, 0L),
+                    checkpointedLogStartOffsets.getOrDefault(tp, 0L));
+            logs.put(tp, partitionLog);
+            // HW-5: restore the checkpointed HW; Log clamps it to [logStartOffset, LEO].
+            partitionLog.updateHighWatermark(checkpointedHighWatermarks.getOrDefault(tp, 0L));
+        }
+    }
+
+    private Log openLog(Path logDir, TopicPartition tp, LogConfig config, long recoveryPoint, long logStartOffset) {
+        try {
+            return Log.open(logDir, tp, config, recoveryPoint, logStartOffset);
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not open the log of " + tp + " in " + logDir
+                    + ": " + e, e);
+        }
+    }
+
+    private List<Path> listChildren() {
+        try (Stream<Path> children = Files.list(dir)) {
+            // Sorted so that opening is deterministic (INV-6).
+            return children.sorted(Comparator.comparing(p -> p.getFileName().toString())).toList();
+        } catch (IOException e) {
+            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not list log directory " + dir + ": " + e, e);
+        }
+    }
+
+    /** The directory (absolute, real path). */
+    public Path path() {
+        return dir;
+    }
+
+    /** The config of logs opened at start-up. */
+    public LogConfig defaultConfig() {
+        return defaultConfig;
+    }
 
     /** The open log of this partition, if any. */
-    public Optional<Log> log(TopicPartition tp) { throw new UnsupportedOperationException("log dir: issue 2"); }
+    public Optional<Log> log(TopicPartition tp) {
+        return Optional.ofNullable(logs.get(tp));
+    }
 
-    /** The partition's log, created empty if absent. */
-    public Log getOrCreateLog(TopicPartition tp, LogConfig config) { throw new UnsupportedOperationException("log dir: issue 2"); }
+    /**
+     * The partition's log, created empty (in {@code <dir>/<topic>-<partition>}) if absent.
+     *
+     * @throws ApiException KAFKA_STORAGE_ERROR if the directory is closed or the log cannot be created
+     */
+    public Log getOrCreateLog(TopicPartition tp, LogConfig config) {
+        Objects.requireNonNull(tp, "tp");
+        Objects.requireNonNull(config, "config");
+        ensureOpen();
+        return logs.computeIfAbsent(tp, k -> openLog(dir.resolve(k.toString()), k, config, 0L, 0L));
+    }
 
-    /** Closes and deletes a partition's log. */
-    public void deleteLog(TopicPartition tp) { throw new UnsupportedOperationException("log dir: issue 2"); }
+    /**
+     * Closes and deletes a partition's log; nothing happens if it has none. The directory is first
+     * renamed to a {@code -delete} name (so a crash half way leaves no log that would be opened
+     * again), then removed, and the checkpoints are rewritten without the partition so a log later
+     * created under the same name does not inherit its offsets.
+     *
+     * @throws ApiException KAFKA_STORAGE_ERROR if the directory is closed or the deletion fails
+     */
+    public void deleteLog(TopicPartition tp) {
+        ensureOpen();
+        Log removed = logs.remove(tp);
+        if (removed == null) {
+            return;
+        }
+        removed.close();
+        Path logDir = dir.resolve(tp.toString());
+        Path doomed = dir.resolve(tp + "." + UUID.randomUUID().toString().replace("-", "") + DELETE_SUFFIX);
+        try {
+            if (Files.exists(logDir)) {
+                Files.move(logDir, doomed, StandardCopyOption.ATOMIC_MOVE);
+                fsyncDirectory();
+                deleteRecursively(doomed);
+            }
+        } catch (IOException e) {
+            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not delete the log of " + tp + " at " + logDir
+                    + ": " + e, e);
+        }
+        checkpointHighWatermarks();
+        checkpointRecoveryPointsAndLogStartOffsets();
+        log.info("Deleted the log of {} from {}", tp, dir);
+    }
 
-    public Map<TopicPartition, Log> logs() { throw new UnsupportedOperationException("log dir: issue 2"); }
+    /** A snapshot of the open logs. */
+    public Map<TopicPartition, Log> logs() {
+        return Map.copyOf(logs);
+    }
 
     /** The HW read from {@code replication-offset-checkpoint} at open, for HW-5. */
-    public OptionalLong checkpointedHighWatermark(TopicPartition tp) { throw new UnsupportedOperationException("log dir: issue 2"); }
+    public OptionalLong checkpointedHighWatermark(TopicPartition tp) {
+        Long hw = checkpointedHighWatermarks.get(tp);
+        return hw == null ? OptionalLong.empty() : OptionalLong.of(hw);
+    }
 
-    /** HW-5: writes every log's HW to {@code replication-offset-checkpoint}. */
-    public void checkpointHighWatermarks() { throw new UnsupportedOperationException("log dir: issue 2"); }
+    /**
+     * HW-5: writes every log's HW to {@code replication-offset-checkpoint}.
+     *
+     * @throws ApiException KAFKA_STORAGE_ERROR if the directory is closed or the write fails
+     */
+    public void checkpointHighWatermarks() {
+        ensureOpen();
+        synchronized (checkpointLock) {
+            highWatermarkCheckpoint.write(snapshot(Log::highWatermark));
+        }
+    }
 
-    /** Writes {@code recovery-point-offset-checkpoint} and {@code log-start-offset-checkpoint}. */
-    public void checkpointRecoveryPointsAndLogStartOffsets() { throw new UnsupportedOperationException("log dir: issue 2"); }
+    /**
+     * Writes {@code recovery-point-offset-checkpoint} and {@code log-start-offset-checkpoint}.
+     *
+     * @throws ApiException KAFKA_STORAGE_ERROR if the directory is closed or a write fails
+     */
+    public void checkpointRecoveryPointsAndLogStartOffsets() {
+        ensureOpen();
+        synchronized (checkpointLock) {
+            recoveryPointCheckpoint.write(snapshot(Log::recoveryPoint));
+            logStartOffsetCheckpoint.write(snapshot(Log::logStartOffset));
+        }
+    }
 
-    /** The broker epoch in {@code .kafka_cleanshutdown} found at open (then deleted), or empty if the last stop was unclean (LDR-5). */
-    public OptionalLong previousCleanShutdownBrokerEpoch() { throw new UnsupportedOperationException("log dir: issue 2"); }
+    private Map<TopicPartition, Long> snapshot(ToLongFunction<Log> offset) {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        logs.forEach((tp, partitionLog) -> offsets.put(tp, offset.applyAsLong(partitionLog)));
+        return offsets;
+    }
 
-    /** Flushes and checkpoints everything, writes the clean-shutdown marker with this broker epoch, releases the lock. */
-    public void closeCleanly(long brokerEpoch) { throw new UnsupportedOperationException("log dir: issue 2"); }
+    /**
+     * The broker epoch in {@code .kafka_cleanshutdown} found at open (then deleted), or empty if the
+     * last stop was unclean or the marker unreadable (LDR-5).
+     */
+    public OptionalLong previousCleanShutdownBrokerEpoch() {
+        return previousCleanShutdownBrokerEpoch;
+    }
 
-    /** Closes files and releases the lock without writing the clean-shutdown marker. */
+    /**
+     * Flushes every log, writes every checkpoint, closes the logs, then writes the clean-shutdown
+     * marker with this broker epoch and releases the lock. If any step fails the marker is not
+     * written (the stop counts as unclean), everything is closed and the error is rethrown.
+     *
+     * @throws ApiException KAFKA_STORAGE_ERROR if the directory is already closed or a step fails
+     */
+    public void closeCleanly(long brokerEpoch) {
+        synchronized (lifecycleLock) {
+            ensureOpen();
+            boolean checkpointed = false;
+            try {
+                logs.values().forEach(Log::flush);
+                checkpointRecoveryPointsAndLogStartOffsets();
+                checkpointHighWatermarks();
+                checkpointed = true;
+            } finally {
+                closed = true;
+                try {
+                    RuntimeException closeFailure = closeLogs();
+                    if (closeFailure != null && checkpointed) {
+                        throw closeFailure;
+                    }
+                    if (checkpointed) {
+                        // LDR-5: the marker goes last, once everything before it is durable.
+                        cleanShutdownFile.write(brokerEpoch);
+                        log.info("Closed log directory {} cleanly at broker epoch {}", dir, brokerEpoch);
+                    }
+                } finally {
+                    lock.release();
+                }
+            }
+        }
+    }
+
+    /** Closes files and releases the lock without writing the clean-shutdown marker. Idempotent. */
     @Override
-    public void close() { throw new UnsupportedOperationException("log dir: issue 2"); }
+    public void close() {
+        synchronized (lifecycleLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            closeLogsQuietly();
+            lock.release();
+        }
+    }
+
+    private void closeLogsQuietly() {
+        RuntimeException failure = closeLogs();
+        if (failure != null) {
+            log.warn("Could not close every log in {}: {}", dir, failure.toString());
+        }
+    }
+
+    /** Closes and forgets every log; returns the first failure (the others are suppressed into it). */
+    private RuntimeException closeLogs() {
+        RuntimeException failure = null;
+        for (Map.Entry<TopicPartition, Log> entry : logs.entrySet()) {
+            try {
+                entry.getValue().close();
+            } catch (RuntimeException e) {
+                ApiException named = new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not close the log of "
+                        + entry.getKey() + " in " + dir + ": " + e, e);
+                if (failure == null) {
+                    failure = named;
+                } else {
+                    failure.addSuppressed(named);
+                }
+            }
+        }
+        logs.clear();
+        return failure;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Log directory " + dir + " is closed");
+        }
+    }
+
+    private void fsyncDirectory() throws IOException {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+
+    private void deleteRecursively(Path root) {
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.delete(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                    if (e != null) {
+                        throw e;
+                    }
+                    Files.delete(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not delete " + root + ": " + e, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LogDirectory(" + dir + ", " + logs.size() + " logs" + (closed ? ", closed" : "") + ")";
+    }
+
+    /** The exclusive lock on {@code <dir>/.lock}, against this JVM and other processes. */
+    private static final class DirectoryLock {
+        private final Path dir;
+        private final FileChannel channel;
+        private final FileLock fileLock;
+        private boolean released;
+
+        private DirectoryLock(Path dir, FileChannel channel, FileLock fileLock) {
+            this.dir = dir;
+            this.channel = channel;
+            this.fileLock = fileLock;
+        }
+
+        static DirectoryLock acquire(Path requested) {
+            Path dir;
+            try {
+                Files.createDirectories(requested);
+                dir = requested.toRealPath();
+            } catch (IOException e) {
+                throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not create log directory " + requested + ": " + e, e);
+            }
+            if (!LOCKED_IN_THIS_JVM.add(dir)) {
+                throw alreadyOpen(dir, "in this process");
+            }
+            Path lockFile = dir.resolve(LOCK_FILE_NAME);
+            FileChannel channel = null;
+            try {
+                channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock fileLock = channel.tryLock();
+                if (fileLock == null) {
+                    throw alreadyOpen(dir, "by another process");
+                }
+                return new DirectoryLock(dir, channel, fileLock);
+            } catch (OverlappingFileLockException e) {
+                closeQuietly(channel);
+                LOCKED_IN_THIS_JVM.remove(dir);
+                throw alreadyOpen(dir, "in this process");
+            } catch (IOException e) {
+                closeQuietly(channel);
+                LOCKED_IN_THIS_JVM.remove(dir);
+                throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not lock log directory " + dir + " ("
+                        + lockFile + "): " + e, e);
+            } catch (ApiException e) {
+                closeQuietly(channel);
+                LOCKED_IN_THIS_JVM.remove(dir);
+                throw e;
+            }
+        }
+
+        private static ApiException alreadyOpen(Path dir, String where) {
+            return new ApiException(Errors.KAFKA_STORAGE_ERROR, "Log directory " + dir + " is already open " + where
+                    + " (it holds the lock " + dir.resolve(LOCK_FILE_NAME) + ")");
+        }
+
+        Path dir() {
+            return dir;
+        }
+
+        synchronized void release() {
+            if (released) {
+                return;
+            }
+            released = true;
+            try {
+                fileLock.release();
+            } catch (IOException e) {
+                log.warn("Could not release the lock of log directory {}: {}", dir, e.toString());
+            } finally {
+                closeQuietly(channel);
+                LOCKED_IN_THIS_JVM.remove(dir);
+            }
+        }
+
+        private static void closeQuietly(FileChannel channel) {
+            if (channel == null) {
+                return;
+            }
+            try {
+                channel.close();
+            } catch (IOException e) {
+                log.warn("Could not close lock file channel: {}", e.toString());
+            }
+        }
+    }
 }

@@ -1,10 +1,33 @@
 package dev.insync.replication.log.record;
 
+import java.util.Arrays;
+import java.util.Objects;
+
 /**
- * A record header: a string key and an optional byte value.
+ * A record header: a string key and an optional byte value. Equality compares the value's contents.
  *
  * @param key   header key, non-null
  * @param value header value, may be null
  */
 public record Header(String key, byte[] value) {
+
+    /** @throws NullPointerException if the key is null */
+    public Header {
+        Objects.requireNonNull(key, "header key");
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Header h && key.equals(h.key) && Arrays.equals(value, h.value);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * key.hashCode() + Arrays.hashCode(value);
+    }
+
+    @Override
+    public String toString() {
+        return "Header(" + key + "=" + (value == null ? "null" : value.length + " bytes") + ")";
+    }
 }

@@ -1,12 +1,34 @@
 package dev.insync.replication.log.record;
 
+import dev.insync.replication.log.ApiException;
+import dev.insync.replication.log.Errors;
+
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.zip.CRC32C;
 
 /**
  * A zero-copy view of one Kafka v2 record batch (LOG-1) held in a {@link ByteBuffer}. Accessors
  * read the header fields in place; {@link #records()} decodes the records lazily. The setters for
  * base offset and partition leader epoch write in place: neither field is covered by the CRC (LOG-4).
+ *
+ * <p>Layout (big-endian, byte offsets from the batch start): baseOffset int64 @0, batchLength
+ * int32 @8, partitionLeaderEpoch int32 @12, magic int8 @16, crc uint32 @17, attributes int16 @21,
+ * lastOffsetDelta int32 @23, baseTimestamp int64 @27, maxTimestamp int64 @35, producerId int64 @43,
+ * producerEpoch int16 @51, baseSequence int32 @53, recordCount int32 @57, records @61. The CRC-32C
+ * covers bytes 21 to the end. See {@code docs/log-format.md}.
+ *
+ * <p>Only uncompressed batches can be decoded: {@link #records()} rejects a compressed batch with
+ * INVALID_RECORD naming the offset and codec rather than misreading compressed bytes as records.
+ * Transactional and control batches are read as ordinary data.
+ *
+ * <p>A view is not thread-safe: readers may share it, but the setters must not race with readers.
  */
 public final class RecordBatch {
 
@@ -16,70 +38,474 @@ public final class RecordBatch {
     public static final byte MAGIC_V2 = 2;
     /** partitionLeaderEpoch of a batch that has none (and of Kafka's "unknown" epoch). */
     public static final int NO_PARTITION_LEADER_EPOCH = -1;
+    /** baseOffset + batchLength: the bytes not counted by batchLength. */
+    public static final int LOG_OVERHEAD = 12;
+    /** Bytes needed to know a batch's size and magic: baseOffset, batchLength, epoch, magic. */
+    public static final int FRAMING_HEADER_SIZE = 17;
+    /** producerId, producerEpoch and baseSequence of a non-idempotent producer. */
+    public static final long NO_PRODUCER_ID = -1L;
+    /** See {@link #NO_PRODUCER_ID}. */
+    public static final short NO_PRODUCER_EPOCH = -1;
+    /** See {@link #NO_PRODUCER_ID}. */
+    public static final int NO_SEQUENCE = -1;
+    /** Kafka's "no timestamp". */
+    public static final long NO_TIMESTAMP = -1L;
+    /**
+     * Smallest possible encoded record: length, attributes, timestampDelta, offsetDelta, key
+     * length, value length and header count, one byte each. Bounds the record count a batch of a
+     * given size can claim, so a corrupt count cannot make a reader allocate.
+     */
+    static final int MIN_RECORD_SIZE = 7;
 
+    static final int BASE_OFFSET_OFFSET = 0;
+    static final int LENGTH_OFFSET = 8;
+    static final int PARTITION_LEADER_EPOCH_OFFSET = 12;
+    static final int MAGIC_OFFSET = 16;
+    static final int CRC_OFFSET = 17;
+    static final int ATTRIBUTES_OFFSET = 21;
+    static final int LAST_OFFSET_DELTA_OFFSET = 23;
+    static final int BASE_TIMESTAMP_OFFSET = 27;
+    static final int MAX_TIMESTAMP_OFFSET = 35;
+    static final int PRODUCER_ID_OFFSET = 43;
+    static final int PRODUCER_EPOCH_OFFSET = 51;
+    static final int BASE_SEQUENCE_OFFSET = 53;
+    static final int RECORDS_COUNT_OFFSET = 57;
+    static final int RECORDS_OFFSET = HEADER_SIZE;
+
+    static final int COMPRESSION_CODEC_MASK = 0x07;
+    static final int TIMESTAMP_TYPE_MASK = 0x08;
+    static final int TRANSACTIONAL_FLAG_MASK = 0x10;
+    static final int CONTROL_FLAG_MASK = 0x20;
+
+    private static final String[] CODEC_NAMES = {"none", "gzip", "snappy", "lz4", "zstd"};
+
+    /** Exactly this batch's bytes: position 0 is the batch start, limit is its size. */
     private final ByteBuffer buffer;
 
     RecordBatch(ByteBuffer buffer) {
         this.buffer = buffer;
     }
 
-    /** A view over exactly one batch starting at the buffer's position; validates framing only. */
+    /**
+     * A view over exactly one batch starting at the buffer's position; validates framing only
+     * (header present, batchLength in bounds, magic 2), not the CRC. The buffer's position is not
+     * moved. Setters on the view write through to the buffer's bytes.
+     *
+     * @throws ApiException CORRUPT_MESSAGE naming the position if the framing is bad
+     */
     public static RecordBatch wrap(ByteBuffer buffer) {
-        throw new UnsupportedOperationException("record format: issue 2");
+        int pos = buffer.position();
+        int size = batchSizeAt(buffer, pos);
+        if (size < 0) {
+            throw Errors.CORRUPT_MESSAGE.exception("Truncated record batch at position " + pos + ": "
+                    + buffer.remaining() + " bytes available" + declaredSizeNote(buffer, pos));
+        }
+        return new RecordBatch(buffer.slice(pos, size).order(ByteOrder.BIG_ENDIAN));
     }
 
-    public long baseOffset() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /**
+     * The total size (log overhead included) of the batch starting at absolute index {@code pos},
+     * for scanning a segment or a buffer batch by batch without decoding anything.
+     *
+     * @return the batch size in bytes, or -1 if fewer than {@link #FRAMING_HEADER_SIZE} bytes or
+     *         fewer than the declared size remain before the limit (a truncated tail, as left by
+     *         a crash mid-write)
+     * @throws ApiException CORRUPT_MESSAGE naming the position if batchLength is smaller than a
+     *         batch header or the magic is not 2: the bytes are not a v2 batch at all
+     */
+    public static int batchSizeAt(ByteBuffer buffer, int pos) {
+        ByteBuffer buf = buffer.order() == ByteOrder.BIG_ENDIAN ? buffer : buffer.duplicate().order(ByteOrder.BIG_ENDIAN);
+        if (pos < 0 || buf.limit() - pos < FRAMING_HEADER_SIZE) {
+            return -1;
+        }
+        int size = checkedSize(buf.getInt(pos + LENGTH_OFFSET), buf.get(pos + MAGIC_OFFSET),
+                buf.getLong(pos + BASE_OFFSET_OFFSET), "position " + pos);
+        return size > buf.limit() - pos ? -1 : size;
+    }
 
-    public long lastOffset() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /**
+     * Reads the whole batch starting at {@code position} of a file into a new heap buffer, for
+     * log recovery and segment scans. Reads at absolute positions: the channel's own position is
+     * not moved. The CRC is not checked (call {@link #isValid()}).
+     *
+     * @return the batch, or null if the file ends before the batch does (a truncated tail)
+     * @throws ApiException CORRUPT_MESSAGE naming the file position if the framing is bad
+     */
+    public static RecordBatch readFrom(FileChannel channel, long position) throws IOException {
+        ByteBuffer head = ByteBuffer.allocate(FRAMING_HEADER_SIZE);
+        if (!readFully(channel, head, position)) {
+            return null;
+        }
+        int size = checkedSize(head.getInt(LENGTH_OFFSET), head.get(MAGIC_OFFSET),
+                head.getLong(BASE_OFFSET_OFFSET), "file position " + position);
+        if (size > channel.size() - position) {
+            // a torn tail: checked before allocating so a garbage length cannot demand a huge buffer
+            return null;
+        }
+        ByteBuffer whole = ByteBuffer.allocate(size);
+        whole.put(head.flip());
+        if (!readFully(channel, whole, position + FRAMING_HEADER_SIZE)) {
+            return null;
+        }
+        return new RecordBatch(whole.flip());
+    }
+
+    private static boolean readFully(FileChannel channel, ByteBuffer dst, long position) throws IOException {
+        long at = position;
+        while (dst.hasRemaining()) {
+            int n = channel.read(dst, at);
+            if (n < 0) {
+                return false;
+            }
+            at += n;
+        }
+        return true;
+    }
+
+    private static int checkedSize(int batchLength, byte magic, long baseOffset, String where) {
+        if (batchLength < HEADER_SIZE - LOG_OVERHEAD) {
+            throw Errors.CORRUPT_MESSAGE.exception("Record batch at " + where + " (base offset " + baseOffset
+                    + ") has batchLength " + batchLength + ", below the minimum " + (HEADER_SIZE - LOG_OVERHEAD));
+        }
+        if (batchLength > Integer.MAX_VALUE - LOG_OVERHEAD) {
+            throw Errors.CORRUPT_MESSAGE.exception("Record batch at " + where + " (base offset " + baseOffset
+                    + ") has batchLength " + batchLength + ", beyond any buffer");
+        }
+        if (magic != MAGIC_V2) {
+            throw Errors.CORRUPT_MESSAGE.exception("Record batch at " + where + " (base offset " + baseOffset
+                    + ") has magic " + magic + "; only magic " + MAGIC_V2 + " is supported");
+        }
+        return batchLength + LOG_OVERHEAD;
+    }
+
+    private static String declaredSizeNote(ByteBuffer buf, int pos) {
+        if (buf.limit() - pos < LENGTH_OFFSET + 4) {
+            return "";
+        }
+        return ", batch declares " + ((long) buf.getInt(pos + LENGTH_OFFSET) + LOG_OVERHEAD)
+                + " (base offset " + (buf.limit() - pos >= 8 ? buf.getLong(pos) : -1) + ")";
+    }
+
+    /** Offset of the first record (bytes 0-7; rewritten by a leader append, LOG-4). */
+    public long baseOffset() {
+        return buffer.getLong(BASE_OFFSET_OFFSET);
+    }
+
+    /** baseOffset + lastOffsetDelta: the offset of the last record. */
+    public long lastOffset() {
+        return baseOffset() + lastOffsetDelta();
+    }
 
     /** lastOffset + 1. */
-    public long nextOffset() { throw new UnsupportedOperationException("record format: issue 2"); }
+    public long nextOffset() {
+        return lastOffset() + 1;
+    }
 
-    public int lastOffsetDelta() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** Last record's offset minus baseOffset; recordCount - 1 for every batch we accept (LOG-5). */
+    public int lastOffsetDelta() {
+        return buffer.getInt(LAST_OFFSET_DELTA_OFFSET);
+    }
 
-    public int partitionLeaderEpoch() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** Epoch of the leader that appended the batch, or {@link #NO_PARTITION_LEADER_EPOCH}. */
+    public int partitionLeaderEpoch() {
+        return buffer.getInt(PARTITION_LEADER_EPOCH_OFFSET);
+    }
 
-    public byte magic() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** The format version byte; 2 for every batch a view can be created over. */
+    public byte magic() {
+        return buffer.get(MAGIC_OFFSET);
+    }
 
     /** The stored CRC-32C as an unsigned value. */
-    public long checksum() { throw new UnsupportedOperationException("record format: issue 2"); }
+    public long checksum() {
+        return Integer.toUnsignedLong(buffer.getInt(CRC_OFFSET));
+    }
+
+    /** The CRC-32C of the bytes from attributes to the end, as they are now. */
+    public long computeChecksum() {
+        return crcOf(buffer, ATTRIBUTES_OFFSET, buffer.limit());
+    }
+
+    static long crcOf(ByteBuffer buf, int from, int to) {
+        CRC32C crc = new CRC32C();
+        crc.update(buf.duplicate().limit(to).position(from));
+        return crc.getValue();
+    }
 
     /** Whether the stored CRC matches the bytes from attributes to the end. */
-    public boolean isValid() { throw new UnsupportedOperationException("record format: issue 2"); }
+    public boolean isValid() {
+        return checksum() == computeChecksum();
+    }
 
-    /** @throws dev.insync.replication.log.ApiException CORRUPT_MESSAGE naming the offset if not valid */
-    public void ensureValid() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** @throws ApiException CORRUPT_MESSAGE naming the offset if not valid */
+    public void ensureValid() {
+        long stored = checksum();
+        long computed = computeChecksum();
+        if (stored != computed) {
+            throw Errors.CORRUPT_MESSAGE.exception("Record batch at offset " + baseOffset() + " is corrupt: stored crc "
+                    + stored + " but computed " + computed);
+        }
+    }
 
     /** Total size: 12-byte log overhead (baseOffset, batchLength) + batchLength. */
-    public int sizeInBytes() { throw new UnsupportedOperationException("record format: issue 2"); }
+    public int sizeInBytes() {
+        return buffer.limit();
+    }
 
-    public short attributes() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** The raw attributes: codec (bits 0-2), timestamp type (3), transactional (4), control (5). */
+    public short attributes() {
+        return buffer.getShort(ATTRIBUTES_OFFSET);
+    }
 
-    public boolean isCompressed() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** The compression codec id from attributes bits 0-2 (0 = none, 1 gzip, 2 snappy, 3 lz4, 4 zstd). */
+    public int compressionCodec() {
+        return attributes() & COMPRESSION_CODEC_MASK;
+    }
 
-    public TimestampType timestampType() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** Whether a codec other than none is set; such a batch frames but its records cannot be read. */
+    public boolean isCompressed() {
+        return compressionCodec() != 0;
+    }
 
-    public long baseTimestamp() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** Attribute bit 3. */
+    public TimestampType timestampType() {
+        return (attributes() & TIMESTAMP_TYPE_MASK) == 0 ? TimestampType.CREATE_TIME : TimestampType.LOG_APPEND_TIME;
+    }
 
-    public long maxTimestamp() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** Attribute bit 4; read as data (no transaction support). */
+    public boolean isTransactional() {
+        return (attributes() & TRANSACTIONAL_FLAG_MASK) != 0;
+    }
 
-    public long producerId() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** Attribute bit 5; control batches are read as data (no transaction support). */
+    public boolean isControlBatch() {
+        return (attributes() & CONTROL_FLAG_MASK) != 0;
+    }
 
-    public short producerEpoch() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** Timestamp of the first record; record timestamps are deltas from it. */
+    public long baseTimestamp() {
+        return buffer.getLong(BASE_TIMESTAMP_OFFSET);
+    }
 
-    public int baseSequence() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** Largest record timestamp (CREATE_TIME) or the leader's append time (LOG_APPEND_TIME). */
+    public long maxTimestamp() {
+        return buffer.getLong(MAX_TIMESTAMP_OFFSET);
+    }
 
-    public int recordCount() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** Idempotent producer id, or {@link #NO_PRODUCER_ID}. */
+    public long producerId() {
+        return buffer.getLong(PRODUCER_ID_OFFSET);
+    }
 
-    /** Decodes the records; throws CORRUPT_MESSAGE on malformed record bytes. */
-    public List<Record> records() { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** Idempotent producer epoch, or {@link #NO_PRODUCER_EPOCH}. */
+    public short producerEpoch() {
+        return buffer.getShort(PRODUCER_EPOCH_OFFSET);
+    }
+
+    /** Sequence number of the first record, or {@link #NO_SEQUENCE}. */
+    public int baseSequence() {
+        return buffer.getInt(BASE_SEQUENCE_OFFSET);
+    }
+
+    /** The record count stored in the header (validated against the records by LOG-5). */
+    public int recordCount() {
+        return buffer.getInt(RECORDS_COUNT_OFFSET);
+    }
+
+    /**
+     * Decodes the records (on each call; nothing is cached). Keys and values are read-only slices
+     * of the batch bytes. For a LOG_APPEND_TIME batch every record's timestamp is the batch's
+     * maxTimestamp, as in Kafka.
+     *
+     * @throws ApiException CORRUPT_MESSAGE naming the offset on malformed record bytes or a
+     *         record count that disagrees with the bytes; INVALID_RECORD for a compressed batch
+     */
+    public List<Record> records() {
+        ensureDecodable();
+        int count = recordCount();
+        List<Record> out = new ArrayList<>(count);
+        walkRecords(out, false);
+        return Collections.unmodifiableList(out);
+    }
+
+    /**
+     * Walks every record checking its structure without materialising anything, and checks that
+     * the bytes hold exactly {@link #recordCount()} records ending at the batch end. Used by
+     * validation (LOG-5).
+     *
+     * @return the largest record timestamp (NO_TIMESTAMP for none) and the first offset holding it
+     * @throws ApiException CORRUPT_MESSAGE on malformed bytes, INVALID_RECORD when a record's
+     *         offsetDelta is not its index (offsets must be consecutive)
+     */
+    RecordsCheck checkRecords() {
+        ensureDecodable();
+        return walkRecords(null, true);
+    }
+
+    /** Result of a structural walk: the largest timestamp and the first offset carrying it (-1 if none). */
+    record RecordsCheck(long maxTimestamp, long offsetOfMaxTimestamp) {
+    }
+
+    private void ensureDecodable() {
+        int codec = compressionCodec();
+        if (codec != 0) {
+            if (codec < CODEC_NAMES.length) {
+                throw Errors.INVALID_RECORD.exception("Record batch at offset " + baseOffset() + " is compressed with "
+                        + CODEC_NAMES[codec] + " (codec " + codec + "); only uncompressed batches are supported");
+            }
+            throw Errors.CORRUPT_MESSAGE.exception("Record batch at offset " + baseOffset()
+                    + " has unknown compression codec id " + codec);
+        }
+        int count = recordCount();
+        int maxCount = (sizeInBytes() - HEADER_SIZE) / MIN_RECORD_SIZE;
+        if (count < 0 || count > maxCount) {
+            throw Errors.CORRUPT_MESSAGE.exception("Record batch at offset " + baseOffset() + " claims " + count
+                    + " records but its " + sizeInBytes() + " bytes can hold at most " + maxCount);
+        }
+    }
+
+    private RecordsCheck walkRecords(List<Record> out, boolean strict) {
+        long baseOffset = baseOffset();
+        long baseTimestamp = baseTimestamp();
+        boolean logAppendTime = timestampType() == TimestampType.LOG_APPEND_TIME;
+        long maxTimestamp = NO_TIMESTAMP;
+        long offsetOfMax = -1;
+        int count = recordCount();
+        Varint.Cursor c = new Varint.Cursor(buffer, RECORDS_OFFSET, buffer.limit(), baseOffset);
+        for (int i = 0; i < count; i++) {
+            c.record = i;
+            int length = c.readVarint("record length");
+            int start = c.skip(length, "record length");
+            int end = c.pos;
+            c.pos = start;
+            int savedLimit = c.limit;
+            c.limit = end;
+            c.readByte("record attributes");
+            long timestampDelta = c.readVarlong("timestampDelta");
+            int offsetDelta = c.readVarint("offsetDelta");
+            if (strict && offsetDelta != i) {
+                throw Errors.INVALID_RECORD.exception("Record batch at offset " + baseOffset + ": record " + i
+                        + " has offsetDelta " + offsetDelta + " (offset " + (baseOffset + offsetDelta)
+                        + "); offsets in a batch must be consecutive from the base offset");
+            }
+            ByteBuffer key = readBytes(c, "key length", "key", out != null);
+            ByteBuffer value = readBytes(c, "value length", "value", out != null);
+            List<Header> headers = readHeaders(c, out != null);
+            if (c.pos != end) {
+                throw c.corrupt("declares " + length + " bytes but its fields use " + (c.pos - start));
+            }
+            c.limit = savedLimit;
+            long timestamp = logAppendTime ? maxTimestamp() : baseTimestamp + timestampDelta;
+            if (timestamp > maxTimestamp || offsetOfMax < 0) {
+                maxTimestamp = timestamp;
+                offsetOfMax = baseOffset + offsetDelta;
+            }
+            if (out != null) {
+                out.add(new Record(baseOffset + offsetDelta, timestamp, key, value, headers));
+            }
+        }
+        c.record = -1;
+        if (c.pos != buffer.limit()) {
+            throw c.corrupt((buffer.limit() - c.pos) + " bytes left after the " + count + " records the header counts");
+        }
+        return new RecordsCheck(maxTimestamp, offsetOfMax);
+    }
+
+    private ByteBuffer readBytes(Varint.Cursor c, String lengthName, String what, boolean materialize) {
+        int len = c.readVarint(lengthName);
+        if (len == -1) {
+            return null;
+        }
+        if (len < -1) {
+            throw c.corrupt("negative " + lengthName + " " + len);
+        }
+        int start = c.skip(len, what);
+        return materialize ? buffer.slice(start, len).asReadOnlyBuffer() : null;
+    }
+
+    private List<Header> readHeaders(Varint.Cursor c, boolean materialize) {
+        int count = c.readVarint("header count");
+        if (count < 0) {
+            throw c.corrupt("negative header count " + count);
+        }
+        if (count > c.remaining() / 2) {
+            throw c.corrupt("header count " + count + " exceeds what the record's bytes can hold");
+        }
+        if (count == 0) {
+            return List.of();
+        }
+        List<Header> headers = materialize ? new ArrayList<>(count) : null;
+        for (int h = 0; h < count; h++) {
+            int keyLen = c.readVarint("header key length");
+            if (keyLen < 0) {
+                throw c.corrupt("negative header key length " + keyLen);
+            }
+            int keyStart = c.skip(keyLen, "header key");
+            int valueLen = c.readVarint("header value length");
+            if (valueLen < -1) {
+                throw c.corrupt("negative header value length " + valueLen);
+            }
+            int valueStart = valueLen >= 0 ? c.skip(valueLen, "header value") : -1;
+            if (headers != null) {
+                byte[] k = new byte[keyLen];
+                buffer.get(keyStart, k);
+                byte[] v = null;
+                if (valueLen >= 0) {
+                    v = new byte[valueLen];
+                    buffer.get(valueStart, v);
+                }
+                headers.add(new Header(new String(k, StandardCharsets.UTF_8), v));
+            }
+        }
+        return headers == null ? null : Collections.unmodifiableList(headers);
+    }
 
     /** A read-only duplicate of this batch's bytes, position 0, limit sizeInBytes. */
-    public ByteBuffer buffer() { throw new UnsupportedOperationException("record format: issue 2"); }
+    public ByteBuffer buffer() {
+        return buffer.asReadOnlyBuffer();
+    }
 
     /** Rewrites baseOffset in place (not covered by the CRC). */
-    public void setBaseOffset(long baseOffset) { throw new UnsupportedOperationException("record format: issue 2"); }
+    public void setBaseOffset(long baseOffset) {
+        buffer.putLong(BASE_OFFSET_OFFSET, baseOffset);
+    }
 
     /** Rewrites partitionLeaderEpoch in place (not covered by the CRC). */
-    public void setPartitionLeaderEpoch(int epoch) { throw new UnsupportedOperationException("record format: issue 2"); }
+    public void setPartitionLeaderEpoch(int epoch) {
+        buffer.putInt(PARTITION_LEADER_EPOCH_OFFSET, epoch);
+    }
+
+    /**
+     * Sets the timestamp type bit and maxTimestamp in place and recomputes the CRC, which covers
+     * both (LOG-4: a leader stamping LOG_APPEND_TIME). Does nothing if both already have these
+     * values, so an unchanged batch keeps its CRC bytes untouched.
+     */
+    public void setMaxTimestamp(TimestampType type, long maxTimestamp) {
+        short attributes = attributes();
+        short newAttributes = (short) (type == TimestampType.LOG_APPEND_TIME
+                ? attributes | TIMESTAMP_TYPE_MASK : attributes & ~TIMESTAMP_TYPE_MASK);
+        if (newAttributes == attributes && maxTimestamp() == maxTimestamp) {
+            return;
+        }
+        buffer.putShort(ATTRIBUTES_OFFSET, newAttributes);
+        buffer.putLong(MAX_TIMESTAMP_OFFSET, maxTimestamp);
+        buffer.putInt(CRC_OFFSET, (int) computeChecksum());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RecordBatch other && buffer.equals(other.buffer);
+    }
+
+    @Override
+    public int hashCode() {
+        return buffer.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "RecordBatch(baseOffset=" + baseOffset() + ", lastOffset=" + lastOffset() + ", epoch="
+                + partitionLeaderEpoch() + ", count=" + recordCount() + ", size=" + sizeInBytes()
+                + ", crc=" + checksum() + ")";
+    }
 }

@@ -1,28 +1,219 @@
 package dev.insync.replication.log.record;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Builds one uncompressed v2 batch (LOG-1). Offsets are relative to {@code baseOffset}; a leader
  * append rewrites the base offset and epoch anyway (LOG-4).
+ *
+ * <p>Defaults match a non-idempotent Kafka producer: producerId -1, producerEpoch -1, baseSequence
+ * -1, no leader epoch, create-time timestamps. baseTimestamp is the first record's timestamp and
+ * maxTimestamp the largest one (or the log append time for LOG_APPEND_TIME), as Kafka's builder
+ * does, so the same inputs give the same bytes as Kafka's {@code MemoryRecordsBuilder}.
+ *
+ * <p>Key, value and header arrays are referenced, not copied, until {@link #build()}: do not
+ * change them in between. A builder is single-use per batch and not thread-safe.
  */
 public final class RecordBatchBuilder {
 
+    private final long baseOffset;
+    private int partitionLeaderEpoch = RecordBatch.NO_PARTITION_LEADER_EPOCH;
+    private TimestampType timestampType = TimestampType.CREATE_TIME;
+    private long logAppendTime = RecordBatch.NO_TIMESTAMP;
+    private long producerId = RecordBatch.NO_PRODUCER_ID;
+    private short producerEpoch = RecordBatch.NO_PRODUCER_EPOCH;
+    private int baseSequence = RecordBatch.NO_SEQUENCE;
+    private boolean transactional;
+    private final List<SimpleRecord> records = new ArrayList<>();
+    /** Body sizes (without the length varint) of the records, parallel to {@link #records}. */
+    private int[] bodySizes = new int[8];
+    private long baseTimestamp;
+    private long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+    private long sizeInBytes = RecordBatch.HEADER_SIZE;
+
     /** A builder for a batch starting at {@code baseOffset}, create-time timestamps, no producer id. */
     public RecordBatchBuilder(long baseOffset) {
-        throw new UnsupportedOperationException("record format: issue 2");
+        if (baseOffset < 0) {
+            throw new IllegalArgumentException("Negative base offset " + baseOffset);
+        }
+        this.baseOffset = baseOffset;
     }
 
-    public RecordBatchBuilder partitionLeaderEpoch(int epoch) { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** The epoch stamped in the header; defaults to {@link RecordBatch#NO_PARTITION_LEADER_EPOCH}. */
+    public RecordBatchBuilder partitionLeaderEpoch(int epoch) {
+        this.partitionLeaderEpoch = epoch;
+        return this;
+    }
 
-    public RecordBatchBuilder timestampType(TimestampType type) { throw new UnsupportedOperationException("record format: issue 2"); }
+    /**
+     * Sets the timestamp type. For LOG_APPEND_TIME the batch's maxTimestamp is the time given to
+     * {@link #logAppendTime(long)}, or the largest record timestamp if none was given.
+     */
+    public RecordBatchBuilder timestampType(TimestampType type) {
+        this.timestampType = Objects.requireNonNull(type, "type");
+        return this;
+    }
 
-    public RecordBatchBuilder append(long timestamp, byte[] key, byte[] value) { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** LOG_APPEND_TIME with this time as maxTimestamp (what a leader stamps, LOG-4). */
+    public RecordBatchBuilder logAppendTime(long timestampMs) {
+        this.timestampType = TimestampType.LOG_APPEND_TIME;
+        this.logAppendTime = timestampMs;
+        return this;
+    }
 
-    public RecordBatchBuilder append(long timestamp, byte[] key, byte[] value, List<Header> headers) { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** An idempotent producer's identity: producerId, producerEpoch and the first record's sequence. */
+    public RecordBatchBuilder producer(long producerId, short producerEpoch, int baseSequence) {
+        this.producerId = producerId;
+        this.producerEpoch = producerEpoch;
+        this.baseSequence = baseSequence;
+        return this;
+    }
 
-    public RecordBatchBuilder append(SimpleRecord record) { throw new UnsupportedOperationException("record format: issue 2"); }
+    /** Sets attribute bit 4. The library stores such batches as plain data. */
+    public RecordBatchBuilder transactional(boolean transactional) {
+        this.transactional = transactional;
+        return this;
+    }
+
+    /** Adds a record without headers at the next offset; key and value may be null. */
+    public RecordBatchBuilder append(long timestamp, byte[] key, byte[] value) {
+        return append(new SimpleRecord(timestamp, key, value, List.of()));
+    }
+
+    /** Adds a record at the next offset; key, value and header values may be null. */
+    public RecordBatchBuilder append(long timestamp, byte[] key, byte[] value, List<Header> headers) {
+        return append(new SimpleRecord(timestamp, key, value, headers));
+    }
+
+    /**
+     * Adds a record at the next offset.
+     *
+     * @throws IllegalArgumentException if the batch would exceed 2 GiB
+     */
+    public RecordBatchBuilder append(SimpleRecord record) {
+        Objects.requireNonNull(record, "record");
+        if (records.isEmpty()) {
+            baseTimestamp = record.timestamp();
+        }
+        int offsetDelta = records.size();
+        int bodySize = bodySize(offsetDelta, record.timestamp() - baseTimestamp, record);
+        long total = sizeInBytes + Varint.sizeOfInt(bodySize) + bodySize;
+        if (total > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Batch at base offset " + baseOffset + " would exceed "
+                    + Integer.MAX_VALUE + " bytes with record " + offsetDelta);
+        }
+        sizeInBytes = total;
+        if (offsetDelta == bodySizes.length) {
+            bodySizes = Arrays.copyOf(bodySizes, offsetDelta * 2);
+        }
+        bodySizes[offsetDelta] = bodySize;
+        records.add(record);
+        maxTimestamp = Math.max(maxTimestamp, record.timestamp());
+        return this;
+    }
+
+    /** Number of records appended so far. */
+    public int recordCount() {
+        return records.size();
+    }
+
+    /** Size in bytes the batch will have if built now. */
+    public int estimatedSizeInBytes() {
+        return (int) sizeInBytes;
+    }
 
     /** The finished batch; at least one record must have been appended. */
-    public MemoryRecords build() { throw new UnsupportedOperationException("record format: issue 2"); }
+    public MemoryRecords build() {
+        if (records.isEmpty()) {
+            throw new IllegalStateException("Cannot build an empty batch at base offset " + baseOffset);
+        }
+        ByteBuffer buf = ByteBuffer.allocate((int) sizeInBytes);
+        writeTo(buf);
+        return MemoryRecords.readableRecords(buf.flip());
+    }
+
+    /** Writes the finished batch at the buffer's position, advancing it by the batch size. */
+    void writeTo(ByteBuffer buf) {
+        int start = buf.position();
+        buf.position(start + RecordBatch.HEADER_SIZE);
+        for (int i = 0; i < records.size(); i++) {
+            writeRecord(buf, i, bodySizes[i], records.get(i));
+        }
+        int end = buf.position();
+        short attributes = 0;
+        if (timestampType == TimestampType.LOG_APPEND_TIME) {
+            attributes |= RecordBatch.TIMESTAMP_TYPE_MASK;
+        }
+        if (transactional) {
+            attributes |= RecordBatch.TRANSACTIONAL_FLAG_MASK;
+        }
+        long batchMaxTimestamp = timestampType == TimestampType.LOG_APPEND_TIME && logAppendTime != RecordBatch.NO_TIMESTAMP
+                ? logAppendTime : maxTimestamp;
+        buf.putLong(start + RecordBatch.BASE_OFFSET_OFFSET, baseOffset);
+        buf.putInt(start + RecordBatch.LENGTH_OFFSET, end - start - RecordBatch.LOG_OVERHEAD);
+        buf.putInt(start + RecordBatch.PARTITION_LEADER_EPOCH_OFFSET, partitionLeaderEpoch);
+        buf.put(start + RecordBatch.MAGIC_OFFSET, RecordBatch.MAGIC_V2);
+        buf.putShort(start + RecordBatch.ATTRIBUTES_OFFSET, attributes);
+        buf.putInt(start + RecordBatch.LAST_OFFSET_DELTA_OFFSET, records.size() - 1);
+        buf.putLong(start + RecordBatch.BASE_TIMESTAMP_OFFSET, baseTimestamp);
+        buf.putLong(start + RecordBatch.MAX_TIMESTAMP_OFFSET, batchMaxTimestamp);
+        buf.putLong(start + RecordBatch.PRODUCER_ID_OFFSET, producerId);
+        buf.putShort(start + RecordBatch.PRODUCER_EPOCH_OFFSET, producerEpoch);
+        buf.putInt(start + RecordBatch.BASE_SEQUENCE_OFFSET, baseSequence);
+        buf.putInt(start + RecordBatch.RECORDS_COUNT_OFFSET, records.size());
+        long crc = RecordBatch.crcOf(buf, start + RecordBatch.ATTRIBUTES_OFFSET, end);
+        buf.putInt(start + RecordBatch.CRC_OFFSET, (int) crc);
+    }
+
+    private void writeRecord(ByteBuffer buf, int offsetDelta, int bodySize, SimpleRecord r) {
+        Varint.writeInt(bodySize, buf);
+        buf.put((byte) 0);
+        Varint.writeLong(r.timestamp() - baseTimestamp, buf);
+        Varint.writeInt(offsetDelta, buf);
+        writeBytes(buf, r.key());
+        writeBytes(buf, r.value());
+        Varint.writeInt(r.headers().size(), buf);
+        for (Header h : r.headers()) {
+            byte[] key = h.key().getBytes(StandardCharsets.UTF_8);
+            Varint.writeInt(key.length, buf);
+            buf.put(key);
+            writeBytes(buf, h.value());
+        }
+    }
+
+    private static void writeBytes(ByteBuffer buf, byte[] bytes) {
+        if (bytes == null) {
+            Varint.writeInt(-1, buf);
+        } else {
+            Varint.writeInt(bytes.length, buf);
+            buf.put(bytes);
+        }
+    }
+
+    private int bodySize(int offsetDelta, long timestampDelta, SimpleRecord r) {
+        long size = 1 + Varint.sizeOfLong(timestampDelta) + Varint.sizeOfInt(offsetDelta)
+                + sizeOfBytes(r.key()) + sizeOfBytes(r.value()) + Varint.sizeOfInt(r.headers().size());
+        for (Header h : r.headers()) {
+            int keyLen = utf8Length(h.key());
+            size += Varint.sizeOfInt(keyLen) + keyLen + sizeOfBytes(h.value());
+        }
+        if (size > Integer.MAX_VALUE - Varint.MAX_INT_BYTES) {
+            throw new IllegalArgumentException("Record " + offsetDelta + " of the batch at base offset "
+                    + baseOffset + " is larger than 2 GiB");
+        }
+        return (int) size;
+    }
+
+    private static long sizeOfBytes(byte[] bytes) {
+        return bytes == null ? 1 : Varint.sizeOfInt(bytes.length) + (long) bytes.length;
+    }
+
+    private static int utf8Length(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+    }
 }

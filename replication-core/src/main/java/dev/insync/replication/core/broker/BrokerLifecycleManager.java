@@ -1,0 +1,345 @@
+package dev.insync.replication.core.broker;
+
+import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
+import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.log.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.LongSupplier;
+
+/**
+ * LDR-4 / LDR-5, broker side: registers this broker incarnation with the controller, heartbeats,
+ * tracks the broker epoch and fencing, and runs a controlled shutdown.
+ *
+ * <ul>
+ *   <li>{@link #start()} registers with {@code registerBroker(brokerId, previousBrokerEpoch)}, where
+ *       {@code previousBrokerEpoch} is the epoch from the clean-shutdown marker or -1 after an
+ *       unclean stop (LDR-5). A failed registration is retried after {@code retryBackoffMs}; an
+ *       unanswered one is abandoned after one heartbeat interval and retried, until one succeeds.</li>
+ *   <li>Once registered it heartbeats at once and then every {@code heartbeatIntervalMs}, carrying
+ *       the current metadata offset. At most one heartbeat is in flight; one still unanswered at the
+ *       next tick is abandoned (its late answer ignored) and a new one sent, so a lost link never
+ *       stops heartbeats. A new incarnation is fenced until a heartbeat answer says otherwise.</li>
+ *   <li>A heartbeat answered with {@code STALE_BROKER_EPOCH} means the controller no longer knows
+ *       this incarnation: the broker re-registers (sending its current epoch as the previous one,
+ *       since this process lost nothing) and gets a new epoch; {@link #brokerEpoch()} then returns
+ *       it, so suppliers handed to e.g. the AlterPartition manager pick it up.</li>
+ *   <li>{@link #beginControlledShutdown()} sets {@code wantShutDown} on every following heartbeat
+ *       (one is sent at once) and its future completes when an answer says {@code shouldShutDown}:
+ *       leadership has moved away (ISR-7). Heartbeats then stop.</li>
+ * </ul>
+ *
+ * <p>All work runs on the executor and scheduler it is given; no threads of its own. Public methods
+ * may be called from any thread.
+ */
+public final class BrokerLifecycleManager implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(BrokerLifecycleManager.class);
+
+    /** The epoch before the first registration. */
+    public static final long NO_EPOCH = -1L;
+
+    /** Where this incarnation is in its life. */
+    public enum State { NOT_STARTED, REGISTERING, RUNNING, SHUT_DOWN, CLOSED }
+
+    private final int brokerId;
+    private final long initialPreviousBrokerEpoch;
+    private final ControllerChannel channel;
+    private final Executor executor;
+    private final Scheduler scheduler;
+    private final long heartbeatIntervalMs;
+    private final long retryBackoffMs;
+    private final LongSupplier metadataOffset;
+
+    private final Object lock = new Object();
+    private final CompletableFuture<Long> initialRegistration = new CompletableFuture<>();
+    private final CompletableFuture<Void> controlledShutdown = new CompletableFuture<>();
+    private State state = State.NOT_STARTED;
+    private volatile long brokerEpoch = NO_EPOCH;
+    private volatile boolean fenced = true;
+    private boolean wantShutDown;
+    /** Identifies the current registration attempt or heartbeat; answers to older ones are ignored. */
+    private long requestSeq;
+    private boolean heartbeatInFlight;
+    private Scheduler.Cancellable timer;
+
+    /**
+     * @param brokerId            this broker
+     * @param previousBrokerEpoch epoch from the clean-shutdown marker, or -1 (LDR-5)
+     * @param channel             the way to the controller
+     * @param executor            serial executor all work runs on
+     * @param scheduler           timers for heartbeats and retries
+     * @param heartbeatIntervalMs {@code broker.heartbeat.interval.ms}, at least 1
+     * @param retryBackoffMs      delay before retrying a failed registration, at least 0
+     * @param metadataOffset      the offset of the metadata this broker has applied, sent in heartbeats
+     */
+    public BrokerLifecycleManager(int brokerId, long previousBrokerEpoch, ControllerChannel channel, Executor executor,
+                                  Scheduler scheduler, long heartbeatIntervalMs, long retryBackoffMs,
+                                  LongSupplier metadataOffset) {
+        if (heartbeatIntervalMs < 1) {
+            throw new IllegalArgumentException("Heartbeat interval of broker " + brokerId + " must be at least 1 ms, got "
+                    + heartbeatIntervalMs);
+        }
+        if (retryBackoffMs < 0) {
+            throw new IllegalArgumentException("Negative registration retry backoff " + retryBackoffMs + " ms for broker "
+                    + brokerId);
+        }
+        this.brokerId = brokerId;
+        this.initialPreviousBrokerEpoch = previousBrokerEpoch;
+        this.channel = Objects.requireNonNull(channel, "channel");
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.heartbeatIntervalMs = heartbeatIntervalMs;
+        this.retryBackoffMs = retryBackoffMs;
+        this.metadataOffset = Objects.requireNonNull(metadataOffset, "metadataOffset");
+    }
+
+    /**
+     * Starts registering. Idempotent.
+     *
+     * @return completes with the first broker epoch this incarnation gets
+     */
+    public CompletableFuture<Long> start() {
+        synchronized (lock) {
+            if (state != State.NOT_STARTED) {
+                return initialRegistration;
+            }
+            state = State.REGISTERING;
+        }
+        runOnExecutor(() -> register(initialPreviousBrokerEpoch));
+        return initialRegistration;
+    }
+
+    /** The current broker epoch, {@link #NO_EPOCH} before the first registration. */
+    public long brokerEpoch() {
+        return brokerEpoch;
+    }
+
+    /** Whether the controller considers this broker fenced (true until a heartbeat says otherwise). */
+    public boolean isFenced() {
+        return fenced;
+    }
+
+    /** The current state. */
+    public State state() {
+        synchronized (lock) {
+            return state;
+        }
+    }
+
+    /** Completes with the first broker epoch this incarnation gets. */
+    public CompletableFuture<Long> initialRegistration() {
+        return initialRegistration;
+    }
+
+    /**
+     * LDR-4: asks the controller for a controlled shutdown. Idempotent.
+     *
+     * @return completes when a heartbeat answer says {@code shouldShutDown}; at once if this broker
+     *         never registered (it leads nothing); exceptionally if {@link #close()} comes first
+     */
+    public CompletableFuture<Void> beginControlledShutdown() {
+        synchronized (lock) {
+            if (wantShutDown || state == State.CLOSED || state == State.SHUT_DOWN) {
+                return controlledShutdown;
+            }
+            wantShutDown = true;
+            if (state == State.NOT_STARTED || brokerEpoch == NO_EPOCH) {
+                log.info("Broker {} was never registered; controlled shutdown has nothing to move", brokerId);
+                state = State.SHUT_DOWN;
+                cancelTimer();
+                requestSeq++;
+                controlledShutdown.complete(null);
+                return controlledShutdown;
+            }
+        }
+        log.info("Broker {} requests a controlled shutdown", brokerId);
+        runOnExecutor(this::heartbeatNowIfIdle);
+        return controlledShutdown;
+    }
+
+    private void register(long previousEpoch) {
+        long seq;
+        synchronized (lock) {
+            if (state != State.REGISTERING) {
+                return;
+            }
+            seq = ++requestSeq;
+            cancelTimer();
+            // An unanswered registration is abandoned after one heartbeat interval and retried.
+            timer = scheduler.schedule(executor, () -> registrationTimedOut(seq, previousEpoch), heartbeatIntervalMs);
+        }
+        log.info("Broker {} registering with previous broker epoch {}", brokerId, previousEpoch);
+        CompletionStage<Long> stage;
+        try {
+            stage = channel.registerBroker(brokerId, previousEpoch);
+        } catch (RuntimeException e) {
+            stage = CompletableFuture.failedFuture(e);
+        }
+        stage.whenComplete((epoch, error) -> runOnExecutor(() -> onRegistration(seq, previousEpoch, epoch, error)));
+    }
+
+    private void registrationTimedOut(long seq, long previousEpoch) {
+        synchronized (lock) {
+            if (seq != requestSeq || state != State.REGISTERING) {
+                return;
+            }
+        }
+        log.warn("Broker {} registration unanswered after {} ms; retrying", brokerId, heartbeatIntervalMs);
+        register(previousEpoch);
+    }
+
+    private void onRegistration(long seq, long previousEpoch, Long epoch, Throwable error) {
+        synchronized (lock) {
+            if (seq != requestSeq || state != State.REGISTERING) {
+                return;
+            }
+            cancelTimer();
+            if (error != null || epoch == null) {
+                log.warn("Broker {} registration failed ({}); retrying in {} ms", brokerId, error, retryBackoffMs);
+                requestSeq++;
+                timer = scheduler.schedule(executor, () -> register(previousEpoch), retryBackoffMs);
+                return;
+            }
+            brokerEpoch = epoch;
+            fenced = true; // LDR-4: a new incarnation is unfenced only once it has caught up with metadata
+            state = State.RUNNING;
+            heartbeatInFlight = false;
+            // The first heartbeat goes out at once, then one per interval.
+            timer = scheduler.schedulePeriodically(executor, this::heartbeatTick, heartbeatIntervalMs, heartbeatIntervalMs);
+        }
+        log.info("Broker {} registered with broker epoch {}", brokerId, epoch);
+        sendHeartbeat();
+        initialRegistration.complete(epoch);
+    }
+
+    private void heartbeatTick() {
+        synchronized (lock) {
+            if (state != State.RUNNING) {
+                return;
+            }
+            if (heartbeatInFlight) {
+                log.warn("Broker {} heartbeat unanswered after {} ms; sending a new one", brokerId, heartbeatIntervalMs);
+            }
+        }
+        sendHeartbeat();
+    }
+
+    private void heartbeatNowIfIdle() {
+        synchronized (lock) {
+            if (state != State.RUNNING || heartbeatInFlight) {
+                return;
+            }
+        }
+        sendHeartbeat();
+    }
+
+    private void sendHeartbeat() {
+        long seq;
+        long epoch;
+        boolean shutDown;
+        synchronized (lock) {
+            if (state != State.RUNNING) {
+                return;
+            }
+            seq = ++requestSeq;
+            epoch = brokerEpoch;
+            shutDown = wantShutDown;
+            heartbeatInFlight = true;
+        }
+        long offset = metadataOffset.getAsLong();
+        CompletionStage<HeartbeatResponse> stage;
+        try {
+            stage = channel.heartbeat(brokerId, epoch, offset, shutDown);
+        } catch (RuntimeException e) {
+            stage = CompletableFuture.failedFuture(e);
+        }
+        stage.whenComplete((response, error) -> runOnExecutor(() -> onHeartbeat(seq, epoch, response, error)));
+    }
+
+    private void onHeartbeat(long seq, long epoch, HeartbeatResponse response, Throwable error) {
+        boolean completeShutdown = false;
+        boolean reRegister = false;
+        synchronized (lock) {
+            if (seq != requestSeq || state != State.RUNNING) {
+                return; // an abandoned heartbeat, or one from before a re-registration
+            }
+            heartbeatInFlight = false;
+            if (error != null) {
+                log.warn("Broker {} heartbeat failed ({}); next one in {} ms", brokerId, error, heartbeatIntervalMs);
+                return;
+            }
+            if (response.error() == Errors.STALE_BROKER_EPOCH) {
+                log.warn("Broker {} epoch {} is stale at the controller; registering again", brokerId, epoch);
+                cancelTimer();
+                fenced = true;
+                state = State.REGISTERING;
+                reRegister = true;
+            } else if (response.error() != Errors.NONE) {
+                log.warn("Broker {} heartbeat answered {}; next one in {} ms", brokerId, response.error(),
+                        heartbeatIntervalMs);
+                return;
+            } else {
+                if (fenced != response.fenced()) {
+                    log.info("Broker {} is now {}", brokerId, response.fenced() ? "fenced" : "unfenced");
+                }
+                fenced = response.fenced();
+                if (wantShutDown && response.shouldShutDown()) {
+                    cancelTimer();
+                    state = State.SHUT_DOWN;
+                    completeShutdown = true;
+                }
+            }
+        }
+        if (reRegister) {
+            register(epoch);
+        }
+        if (completeShutdown) {
+            log.info("Broker {} controlled shutdown complete: the controller moved leadership away", brokerId);
+            controlledShutdown.complete(null);
+        }
+    }
+
+    private void cancelTimer() {
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
+        }
+    }
+
+    private void runOnExecutor(Runnable task) {
+        try {
+            executor.execute(task);
+        } catch (RejectedExecutionException e) {
+            log.debug("Broker {} lifecycle task dropped: its executor is stopped", brokerId);
+        }
+    }
+
+    /**
+     * Stops heartbeats and retries; answers arriving later are ignored. A controlled shutdown still
+     * waiting fails with {@link IllegalStateException}. Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            state = State.CLOSED;
+            requestSeq++;
+            cancelTimer();
+            fenced = true;
+        }
+        controlledShutdown.completeExceptionally(
+                new IllegalStateException("Broker " + brokerId + " lifecycle closed before controlled shutdown completed"));
+        initialRegistration.completeExceptionally(
+                new IllegalStateException("Broker " + brokerId + " lifecycle closed before registration completed"));
+    }
+}

@@ -1,0 +1,59 @@
+package dev.insync.replication.core.fetcher;
+
+import dev.insync.replication.log.LogAppendInfo;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.epoch.EpochEndOffset;
+import dev.insync.replication.log.record.MemoryRecords;
+
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What a fetcher needs from the broker about one partition it follows: the local log's offsets and
+ * epochs, and the follower-side mutations. The broker implements it over its {@code Partition} (so
+ * the partition's lock and bookkeeping apply); {@link LogFollowerPartition} implements it directly
+ * over a {@code Log}. Any method may throw {@link dev.insync.replication.log.ApiException} (e.g.
+ * {@code KAFKA_STORAGE_ERROR}); the fetcher then marks only this partition failed (FOL-6).
+ */
+public interface FollowerPartition {
+
+    /** The partition. */
+    TopicPartition topicPartition();
+
+    /** The local log start offset, sent in every fetch (FOL-3). */
+    long logStartOffset();
+
+    /** The local LEO. */
+    long logEndOffset();
+
+    /** The local high watermark. */
+    long highWatermark();
+
+    /** The epoch of the latest epoch-cache entry; empty if the log has no epoch information (FOL-7). */
+    OptionalInt latestEpoch();
+
+    /**
+     * FOL-8: the largest epoch this log knows at or below {@code epoch} and the offset where it
+     * ends (the next epoch's start, or the LEO for the latest epoch); empty if the log knows no
+     * epoch at or below {@code epoch}.
+     */
+    Optional<EpochEndOffset> endOffsetForEpoch(int epoch);
+
+    /** FOL-4: appends the leader's batches as they are (LOG-4). */
+    LogAppendInfo appendRecordsAsFollower(MemoryRecords records);
+
+    /** LOG-6 truncation; the HW is clamped to the new LEO. */
+    void truncateTo(long offset);
+
+    /** LOG-6: empties the log and starts it at {@code offset}. */
+    void truncateFullyAndStartAt(long offset);
+
+    /**
+     * FOL-5: sets the follower HW to {@code leaderHighWatermark} clamped to [logStart, LEO], even
+     * when that is lower than the current HW; returns the HW now in force.
+     */
+    long updateFollowerHighWatermark(long leaderHighWatermark);
+
+    /** LOG-10: moves the log start offset up to the leader's, bounded by this log. */
+    void maybeIncrementLogStartOffset(long leaderLogStartOffset);
+}

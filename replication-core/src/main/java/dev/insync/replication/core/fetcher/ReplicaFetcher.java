@@ -1,0 +1,598 @@
+package dev.insync.replication.core.fetcher;
+
+import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.core.rpc.ReplicaTransport;
+import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.log.ApiException;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.epoch.EpochEndOffset;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.LongSupplier;
+
+/**
+ * Fetches every partition this broker follows from one leader broker, for one fetcher id
+ * (Kafka's {@code ReplicaFetcherThread}, FOL-2..FOL-8).
+ *
+ * <p>It runs as tasks on its serial executor and never blocks: a round truncates the partitions
+ * that need it, sends one Fetch for all fetchable partitions and returns; the response continues
+ * on the same executor, and the next round follows at once or after {@code replica.fetch.backoff.ms}.
+ * A fetch whose answer never comes is given up after {@link FetcherConfig#lostResponseTimeoutMs()}.
+ *
+ * <p>The partition map is guarded by this object's monitor, held while a response is applied, so
+ * that after {@link #removePartitions} returns no fetched data reaches a removed partition.
+ */
+public final class ReplicaFetcher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaFetcher.class);
+
+    private final String name;
+    private final int fetcherId;
+    private final int leaderId;
+    private final FetcherConfig config;
+    private final Scheduler scheduler;
+    private final Executor executor;
+    private final ReplicaTransport transport;
+    private final LongSupplier brokerEpoch;
+    private final FetcherListener listener;
+    private final String logPrefix;
+
+    // Guarded by this.
+    private final Map<TopicPartition, Entry> partitions = new LinkedHashMap<>();
+    private final Map<TopicPartition, Long> lagByPartition = new HashMap<>();
+    private long sequence;
+    private long scheduledRound = -1;
+    private Scheduler.Cancellable pendingRound;
+    private long inFlightRequest = -1;
+    private Set<TopicPartition> inFlightPartitions = Set.of();
+    private Scheduler.Cancellable inFlightTimeout;
+    private boolean shutdown;
+
+    private record Entry(FollowerPartition partition, PartitionFetchState state) {
+        Entry with(PartitionFetchState newState) {
+            return new Entry(partition, newState);
+        }
+    }
+
+    /** What one response did, reported to the listener outside the lock. */
+    private record Failure(Errors error, String reason) {
+    }
+
+    private record Outcome(Set<TopicPartition> highWatermarkChanged, Map<TopicPartition, Failure> failed) {
+        Outcome() {
+            this(new LinkedHashSet<>(), new LinkedHashMap<>());
+        }
+    }
+
+    ReplicaFetcher(String name, int fetcherId, int leaderId, FetcherConfig config, Scheduler scheduler,
+                   ReplicaTransport transport, LongSupplier brokerEpoch, FetcherListener listener) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.fetcherId = fetcherId;
+        this.leaderId = leaderId;
+        this.config = Objects.requireNonNull(config, "config");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.transport = Objects.requireNonNull(transport, "transport");
+        this.brokerEpoch = Objects.requireNonNull(brokerEpoch, "brokerEpoch");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.executor = scheduler.newSerialExecutor(name);
+        this.logPrefix = "[ReplicaFetcher replicaId=" + config.replicaId() + ", leaderId=" + leaderId
+                + ", fetcherId=" + fetcherId + "] ";
+    }
+
+    /** The executor name, {@code ReplicaFetcherThread-<fetcherId>-<leaderId>} (FOL-1). */
+    public String name() {
+        return name;
+    }
+
+    /** The leader broker this fetcher fetches from. */
+    public int leaderId() {
+        return leaderId;
+    }
+
+    /** This fetcher's id among the leader's fetchers. */
+    public int fetcherId() {
+        return fetcherId;
+    }
+
+    /**
+     * FOL-7: starts fetching these partitions. A partition already here with the same leader epoch
+     * (and not failed) keeps its state; otherwise it starts at {@code initOffset}, fetching when its
+     * log has epoch information and truncating to that offset (its HW) first when it has none.
+     */
+    public void addPartitions(Map<TopicPartition, InitialFetchState> initialStates) {
+        synchronized (this) {
+            if (shutdown) {
+                throw new IllegalStateException(logPrefix + "is shut down; cannot add " + initialStates.keySet());
+            }
+            for (Map.Entry<TopicPartition, InitialFetchState> e : initialStates.entrySet()) {
+                TopicPartition tp = e.getKey();
+                InitialFetchState init = e.getValue();
+                if (init.leaderId() != leaderId) {
+                    throw new IllegalArgumentException(logPrefix + "partition " + tp + " follows leader "
+                            + init.leaderId() + ", not " + leaderId);
+                }
+                Entry current = partitions.get(tp);
+                if (current != null && !current.state().isFailed()
+                        && current.state().currentLeaderEpoch() == init.currentLeaderEpoch()) {
+                    continue; // FOL-7: same leader epoch keeps its position
+                }
+                OptionalInt latestEpoch = init.partition().latestEpoch();
+                FetchState state = latestEpoch.isPresent() ? FetchState.FETCHING : FetchState.TRUNCATING;
+                PartitionFetchState fetchState = new PartitionFetchState(init.initOffset(),
+                        init.currentLeaderEpoch(), latestEpoch, state);
+                partitions.put(tp, new Entry(init.partition(), fetchState));
+                LOG.info("{}Added partition {} at fetch offset {} in leader epoch {} ({})", logPrefix, tp,
+                        init.initOffset(), init.currentLeaderEpoch(), state);
+            }
+            wakeUp();
+        }
+    }
+
+    /** Stops fetching these partitions; returns the states they had. No fetched data reaches them afterwards. */
+    public synchronized Map<TopicPartition, PartitionFetchState> removePartitions(Set<TopicPartition> tps) {
+        Map<TopicPartition, PartitionFetchState> removed = new LinkedHashMap<>();
+        for (TopicPartition tp : tps) {
+            Entry e = partitions.remove(tp);
+            lagByPartition.remove(tp);
+            if (e != null) {
+                removed.put(tp, e.state());
+            }
+        }
+        if (!removed.isEmpty()) {
+            LOG.info("{}Removed fetcher for partitions {}", logPrefix, removed.keySet());
+        }
+        return removed;
+    }
+
+    /** The partition's fetch state, if this fetcher has it. */
+    public synchronized Optional<PartitionFetchState> fetchState(TopicPartition tp) {
+        return Optional.ofNullable(partitions.get(tp)).map(Entry::state);
+    }
+
+    /** Every partition's fetch state, in the order they were added. */
+    public synchronized Map<TopicPartition, PartitionFetchState> fetchStates() {
+        Map<TopicPartition, PartitionFetchState> out = new LinkedHashMap<>();
+        partitions.forEach((tp, e) -> out.put(tp, e.state()));
+        return out;
+    }
+
+    /** How many partitions (including failed ones) this fetcher holds. */
+    public synchronized int partitionCount() {
+        return partitions.size();
+    }
+
+    /** The largest lag (leader HW minus local LEO) seen in the last responses, for the MaxLag metric. */
+    public synchronized long maxLag() {
+        return lagByPartition.values().stream().mapToLong(Long::longValue).max().orElse(0L);
+    }
+
+    /** Stops scheduling rounds and ignores any answer still in flight. Idempotent. */
+    public synchronized void shutdown() {
+        if (shutdown) {
+            return;
+        }
+        shutdown = true;
+        cancelPendingRound();
+        clearInFlight();
+        LOG.info("{}Stopped", logPrefix);
+    }
+
+    // ---------------------------------------------------------------------------------- rounds
+
+    /** Runs a round now unless one is in flight (Kafka signals the fetcher's condition). */
+    private void wakeUp() {
+        if (!shutdown && inFlightRequest < 0) {
+            cancelPendingRound();
+            scheduleRound(0L);
+        }
+    }
+
+    private void scheduleRound(long delayMs) {
+        long id = ++sequence;
+        scheduledRound = id;
+        if (delayMs <= 0) {
+            pendingRound = null;
+            submit(() -> runRound(id));
+        } else {
+            pendingRound = scheduler.schedule(executor, () -> runRound(id), delayMs);
+        }
+    }
+
+    private void cancelPendingRound() {
+        scheduledRound = -1;
+        if (pendingRound != null) {
+            pendingRound.cancel();
+            pendingRound = null;
+        }
+    }
+
+    private void clearInFlight() {
+        inFlightRequest = -1;
+        inFlightPartitions = Set.of();
+        if (inFlightTimeout != null) {
+            inFlightTimeout.cancel();
+            inFlightTimeout = null;
+        }
+    }
+
+    private void submit(Runnable task) {
+        try {
+            executor.execute(task);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("{}Executor rejected a task (shutting down)", logPrefix);
+        }
+    }
+
+    /** FOL-2: truncate what needs it, then send one fetch for everything fetchable. */
+    private void runRound(long id) {
+        FetchRequest request;
+        long requestId;
+        Outcome outcome = new Outcome();
+        synchronized (this) {
+            if (shutdown || id != scheduledRound || inFlightRequest >= 0) {
+                return; // superseded by a newer round, or a fetch is out
+            }
+            scheduledRound = -1;
+            pendingRound = null;
+            maybeTruncate(outcome);
+            long nowMs = scheduler.time().milliseconds();
+            request = buildFetch(nowMs, outcome);
+            if (request == null) {
+                scheduleRound(idleWaitMs(nowMs));
+                requestId = -1;
+            } else {
+                requestId = ++sequence;
+                inFlightRequest = requestId;
+                inFlightPartitions = Set.copyOf(request.partitions().keySet());
+                inFlightTimeout = scheduler.schedule(executor, () -> onLostResponse(requestId),
+                        config.lostResponseTimeoutMs());
+            }
+        }
+        report(outcome);
+        if (request == null) {
+            return;
+        }
+        CompletionStage<FetchResponse> stage;
+        try {
+            stage = transport.fetch(leaderId, request);
+        } catch (RuntimeException e) {
+            onResponse(requestId, request, null, e);
+            return;
+        }
+        stage.whenComplete((response, error) -> submit(() -> onResponse(requestId, request, response, error)));
+    }
+
+    /** With nothing to fetch: wait the backoff, or less if a delayed partition becomes ready sooner. */
+    private long idleWaitMs(long nowMs) {
+        long wait = config.fetchBackoffMs();
+        for (Entry e : partitions.values()) {
+            if (e.state().state() instanceof FetchState.Delayed d) {
+                wait = Math.min(wait, Math.max(1L, d.untilMs() - nowMs));
+            }
+        }
+        return wait;
+    }
+
+    /** FOL-7: a log without epoch information is truncated to its HW (the initial fetch offset) first. */
+    private void maybeTruncate(Outcome outcome) {
+        for (Map.Entry<TopicPartition, Entry> me : new ArrayList<>(partitions.entrySet())) {
+            Entry e = me.getValue();
+            if (!e.state().isTruncating()) {
+                continue;
+            }
+            TopicPartition tp = me.getKey();
+            try {
+                long offset = e.state().fetchOffset();
+                long hwBefore = e.partition().highWatermark();
+                LOG.info("{}Truncating partition {} to local high watermark {}", logPrefix, tp, offset);
+                e.partition().truncateTo(offset);
+                if (e.partition().highWatermark() != hwBefore) {
+                    outcome.highWatermarkChanged().add(tp);
+                }
+                partitions.put(tp, e.with(fetchingAtLogEnd(e)));
+            } catch (RuntimeException ex) {
+                markFailed(tp, e, "truncation to the high watermark failed: " + ex, ex, outcome);
+            }
+        }
+    }
+
+    /** FOL-3: one request for every partition ready at {@code nowMs}; null when there is none. */
+    private FetchRequest buildFetch(long nowMs, Outcome outcome) {
+        Map<TopicPartition, FetchRequest.PartitionData> data = new LinkedHashMap<>();
+        for (Map.Entry<TopicPartition, Entry> me : new ArrayList<>(partitions.entrySet())) {
+            Entry e = me.getValue();
+            PartitionFetchState st = e.state();
+            if (!st.isReadyForFetch(nowMs)) {
+                continue;
+            }
+            TopicPartition tp = me.getKey();
+            try {
+                long logStartOffset = e.partition().logStartOffset();
+                data.put(tp, new FetchRequest.PartitionData(st.fetchOffset(), logStartOffset,
+                        config.fetchMaxBytes(), OptionalInt.of(st.currentLeaderEpoch()), st.lastFetchedEpoch()));
+                if (!(st.state() instanceof FetchState.Fetching)) {
+                    partitions.put(tp, e.with(st.withState(FetchState.FETCHING)));
+                }
+            } catch (RuntimeException ex) {
+                markFailed(tp, e, "reading the local log start offset failed: " + ex, ex, outcome);
+            }
+        }
+        if (data.isEmpty()) {
+            return null;
+        }
+        return new FetchRequest(config.replicaId(), brokerEpoch.getAsLong(), config.fetchWaitMaxMs(),
+                config.fetchMinBytes(), config.fetchResponseMaxBytes(), data);
+    }
+
+    /** The fetch's answer was lost (link cut, stage never completed): back off and retry. */
+    private void onLostResponse(long requestId) {
+        synchronized (this) {
+            if (shutdown || inFlightRequest != requestId) {
+                return;
+            }
+            inFlightTimeout = null;
+            inFlightRequest = -1;
+            LOG.warn("{}No answer from leader {} within {} ms; retrying after {} ms", logPrefix, leaderId,
+                    config.lostResponseTimeoutMs(), config.fetchBackoffMs());
+            delay(inFlightPartitions);
+            inFlightPartitions = Set.of();
+            scheduleRound(0L);
+        }
+    }
+
+    private void onResponse(long requestId, FetchRequest request, FetchResponse response, Throwable error) {
+        Outcome outcome = new Outcome();
+        synchronized (this) {
+            if (shutdown || inFlightRequest != requestId) {
+                LOG.debug("{}Dropping the answer to an abandoned fetch", logPrefix);
+                return;
+            }
+            clearInFlight();
+            if (error != null) {
+                LOG.warn("{}Error in fetch from leader {} for partitions {}: {}", logPrefix, leaderId,
+                        request.partitions().keySet(), error.toString());
+                delay(request.partitions().keySet());
+            } else if (response.error() != Errors.NONE) {
+                LOG.warn("{}Fetch from leader {} failed with {}", logPrefix, leaderId, response.error());
+                delay(request.partitions().keySet());
+            } else {
+                processFetchResponse(request, response, outcome);
+            }
+            scheduleRound(0L);
+        }
+        report(outcome);
+    }
+
+    private void report(Outcome outcome) {
+        outcome.failed().forEach((tp, f) -> listener.onPartitionFailed(tp, f.error(), f.reason()));
+        if (!outcome.highWatermarkChanged().isEmpty()) {
+            listener.onHighWatermarksChanged(Set.copyOf(outcome.highWatermarkChanged()));
+        }
+    }
+
+    // ------------------------------------------------------------------------ response processing
+
+    private void processFetchResponse(FetchRequest request, FetchResponse response, Outcome outcome) {
+        for (Map.Entry<TopicPartition, FetchRequest.PartitionData> re : request.partitions().entrySet()) {
+            TopicPartition tp = re.getKey();
+            FetchRequest.PartitionData sent = re.getValue();
+            FetchResponse.PartitionData data = response.partitions().get(tp);
+            Entry e = partitions.get(tp);
+            if (data == null || e == null) {
+                continue;
+            }
+            PartitionFetchState st = e.state();
+            // FOL-6: removed, re-added or truncated while the fetch was out: the answer is stale.
+            if (!(st.state() instanceof FetchState.Fetching) || st.fetchOffset() != sent.fetchOffset()) {
+                LOG.debug("{}Ignoring the answer for {} at offset {}: fetch state is now {}", logPrefix, tp,
+                        sent.fetchOffset(), st);
+                continue;
+            }
+            try {
+                processPartition(tp, e, sent, data, outcome);
+            } catch (ApiException ex) {
+                if (ex.error() == Errors.CORRUPT_MESSAGE || ex.error() == Errors.INVALID_RECORD) {
+                    LOG.warn("{}Found invalid records in the fetch for {} at offset {}: {}", logPrefix, tp,
+                            sent.fetchOffset(), ex.toString());
+                    delay(Set.of(tp));
+                } else {
+                    markFailed(tp, e, "error processing the fetch at offset " + sent.fetchOffset() + ": " + ex,
+                            ex, outcome);
+                }
+            } catch (RuntimeException ex) {
+                markFailed(tp, e, "unexpected error processing the fetch at offset " + sent.fetchOffset()
+                        + ": " + ex, ex, outcome);
+            }
+        }
+    }
+
+    private void processPartition(TopicPartition tp, Entry e, FetchRequest.PartitionData sent,
+                                  FetchResponse.PartitionData data, Outcome outcome) {
+        PartitionFetchState st = e.state();
+        boolean sameEpoch = sent.currentLeaderEpoch().isPresent()
+                && sent.currentLeaderEpoch().getAsInt() == st.currentLeaderEpoch();
+        switch (data.error()) {
+            case NONE -> {
+                if (!sameEpoch) {
+                    return; // fetched in an older leader epoch: ask again in the current one
+                }
+                if (data.divergingEpoch().isPresent()) {
+                    truncateOnDivergence(tp, e, data.divergingEpoch().get(), outcome);
+                } else {
+                    processPartitionData(tp, e, data, outcome);
+                }
+            }
+            case OFFSET_OUT_OF_RANGE -> {
+                if (sameEpoch) {
+                    handleOutOfRange(tp, e, data, outcome);
+                }
+            }
+            case FENCED_LEADER_EPOCH -> {
+                if (sameEpoch) {
+                    LOG.info("{}Partition {} has an older epoch ({}) than the leader; marking it failed until"
+                            + " newer metadata arrives", logPrefix, tp, st.currentLeaderEpoch());
+                    markFailed(tp, e, "fenced leader epoch " + st.currentLeaderEpoch(), null, outcome);
+                } else {
+                    delay(Set.of(tp));
+                }
+            }
+            default -> {
+                // NOT_LEADER_OR_FOLLOWER, UNKNOWN_LEADER_EPOCH, UNKNOWN_TOPIC_OR_PARTITION,
+                // CORRUPT_MESSAGE and any other leader-side error: back off and retry (FOL-6).
+                LOG.info("{}Error {} for partition {} at offset {}; retrying after {} ms", logPrefix,
+                        data.error(), tp, sent.fetchOffset(), config.fetchBackoffMs());
+                delay(Set.of(tp));
+            }
+        }
+    }
+
+    /** FOL-4, FOL-5, LOG-10: append at the LEO, copy the leader's HW and log start offset. */
+    private void processPartitionData(TopicPartition tp, Entry e, FetchResponse.PartitionData data,
+                                      Outcome outcome) {
+        FollowerPartition partition = e.partition();
+        PartitionFetchState st = e.state();
+        long logEndOffset = partition.logEndOffset();
+        if (st.fetchOffset() != logEndOffset) {
+            // Records are appended only at the LEO; resynchronise and fetch again from it.
+            LOG.warn("{}Fetch offset {} of partition {} no longer equals its LEO {}; refetching from the LEO",
+                    logPrefix, st.fetchOffset(), tp, logEndOffset);
+            partitions.put(tp, e.with(fetchingAtLogEnd(e)));
+            return;
+        }
+        if (data.records().sizeInBytes() > 0) {
+            partition.appendRecordsAsFollower(data.records());
+        }
+        long hwBefore = partition.highWatermark();
+        long hw = partition.updateFollowerHighWatermark(data.highWatermark());
+        if (hw != hwBefore) {
+            if (hw < hwBefore) {
+                LOG.debug("{}Non-monotonic update of high watermark for {} from {} to {}", logPrefix, tp,
+                        hwBefore, hw);
+            }
+            outcome.highWatermarkChanged().add(tp);
+        }
+        if (data.logStartOffset() >= 0) {
+            partition.maybeIncrementLogStartOffset(data.logStartOffset());
+        }
+        PartitionFetchState next = fetchingAtLogEnd(e);
+        lagByPartition.put(tp, Math.max(0L, data.highWatermark() - next.fetchOffset()));
+        partitions.put(tp, e.with(next));
+    }
+
+    /** FOL-8: no records; truncate to the computed offset and fetch again from the new LEO. */
+    private void truncateOnDivergence(TopicPartition tp, Entry e, EpochEndOffset divergingEpoch, Outcome outcome) {
+        FollowerPartition partition = e.partition();
+        long logEndOffset = partition.logEndOffset();
+        Optional<EpochEndOffset> followerEnd = divergingEpoch.leaderEpoch() == EpochEndOffset.UNDEFINED_EPOCH
+                ? Optional.empty()
+                : partition.endOffsetForEpoch(divergingEpoch.leaderEpoch());
+        Truncation.OffsetTruncationState truncation = Truncation.onDivergingEpoch(divergingEpoch,
+                e.state().fetchOffset(), logEndOffset, followerEnd);
+        LOG.info("{}{}", logPrefix, Truncation.truncationMessage(tp, truncation.offset(), divergingEpoch));
+        truncate(tp, e, truncation.offset(), outcome);
+    }
+
+    /** FOL-6: use the leader's LEO and log start offset carried by the response. */
+    private void handleOutOfRange(TopicPartition tp, Entry e, FetchResponse.PartitionData data, Outcome outcome) {
+        FollowerPartition partition = e.partition();
+        long logEndOffset = partition.logEndOffset();
+        Truncation.OutOfRangeAction action = Truncation.onOffsetOutOfRange(data.logEndOffset(),
+                data.logStartOffset(), logEndOffset);
+        if (action instanceof Truncation.OutOfRangeAction.TruncateTo t) {
+            LOG.warn("{}Leader's LEO {} is below the LEO {} of partition {}; truncating to it", logPrefix,
+                    t.offset(), logEndOffset, tp);
+            truncate(tp, e, t.offset(), outcome);
+        } else if (action instanceof Truncation.OutOfRangeAction.TruncateFullyAndStartAt t) {
+            LOG.warn("{}Leader's log start offset {} is above the LEO {} of partition {}; restarting the log"
+                    + " at it", logPrefix, t.offset(), logEndOffset, tp);
+            long hwBefore = partition.highWatermark();
+            partition.truncateFullyAndStartAt(t.offset());
+            if (partition.highWatermark() != hwBefore) {
+                outcome.highWatermarkChanged().add(tp);
+            }
+            partitions.put(tp, e.with(fetchingAtLogEnd(e)));
+        } else if (action instanceof Truncation.OutOfRangeAction.FetchFrom f && f.offset() != e.state().fetchOffset()) {
+            partitions.put(tp, e.with(fetchingAtLogEnd(e)));
+        } else {
+            // Leader offsets unknown, or an immediate retry would change nothing: back off, do not spin.
+            delay(Set.of(tp));
+        }
+    }
+
+    private void truncate(TopicPartition tp, Entry e, long offset, Outcome outcome) {
+        long hwBefore = e.partition().highWatermark();
+        e.partition().truncateTo(offset);
+        if (e.partition().highWatermark() != hwBefore) {
+            outcome.highWatermarkChanged().add(tp);
+        }
+        partitions.put(tp, e.with(fetchingAtLogEnd(e)));
+    }
+
+    private static PartitionFetchState fetchingAtLogEnd(Entry e) {
+        return new PartitionFetchState(e.partition().logEndOffset(), e.state().currentLeaderEpoch(),
+                e.partition().latestEpoch(), FetchState.FETCHING);
+    }
+
+    /** FOL-2/FOL-6: a retriable error delays the partition by the backoff, never spins on it. */
+    private void delay(Set<TopicPartition> tps) {
+        long untilMs = scheduler.time().milliseconds() + config.fetchBackoffMs();
+        for (TopicPartition tp : tps) {
+            Entry e = partitions.get(tp);
+            if (e != null && e.state().state() instanceof FetchState.Fetching) {
+                partitions.put(tp, e.with(e.state().withState(new FetchState.Delayed(untilMs))));
+            }
+        }
+    }
+
+    private void markFailed(TopicPartition tp, Entry e, String reason, Throwable cause, Outcome outcome) {
+        if (cause != null) {
+            LOG.error("{}Partition {} marked failed: {}", logPrefix, tp, reason, cause);
+        } else {
+            LOG.warn("{}Partition {} marked failed: {}", logPrefix, tp, reason);
+        }
+        partitions.put(tp, e.with(e.state().withState(new FetchState.Failed(reason))));
+        lagByPartition.remove(tp);
+        Errors error;
+        if (cause == null) {
+            error = Errors.FENCED_LEADER_EPOCH;
+        } else if (cause instanceof ApiException api) {
+            error = api.error();
+        } else if (cause instanceof java.io.UncheckedIOException) {
+            error = Errors.KAFKA_STORAGE_ERROR;
+        } else {
+            error = Errors.UNKNOWN_SERVER_ERROR;
+        }
+        outcome.failed().put(tp, new Failure(error, tp + ": " + reason));
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    /** For tests: whether a fetch is out. */
+    synchronized boolean hasRequestInFlight() {
+        return inFlightRequest >= 0;
+    }
+
+    /** For tests: the partitions currently held, with their states. */
+    synchronized List<TopicPartition> partitionOrder() {
+        return List.copyOf(partitions.keySet());
+    }
+}

@@ -1,0 +1,12 @@
+package dev.insync.replication.core.partition;
+
+import dev.insync.replication.log.LogAppendInfo;
+
+/**
+ * The outcome of a successful leader append (PRO-2, HW-4).
+ *
+ * @param info                    what the log appended
+ * @param highWatermarkIncreased  whether the append raised the HW (the caller wakes the purgatories, PRO-4)
+ */
+public record LeaderAppendResult(LogAppendInfo info, boolean highWatermarkIncreased) {
+}

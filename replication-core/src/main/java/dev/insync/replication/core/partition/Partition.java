@@ -1,0 +1,951 @@
+package dev.insync.replication.core.partition;
+
+import dev.insync.replication.core.metadata.AlterPartitionRequest;
+import dev.insync.replication.core.metadata.AlterPartitionResponse;
+import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.core.partition.IsrState.CommittedIsr;
+import dev.insync.replication.core.partition.IsrState.PendingExpandIsr;
+import dev.insync.replication.core.partition.IsrState.PendingShrinkIsr;
+import dev.insync.replication.core.replica.Replica;
+import dev.insync.replication.core.replica.ReplicaState;
+import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.log.ApiException;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.LogAppendInfo;
+import dev.insync.replication.log.LogReadInfo;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.epoch.EpochEndOffset;
+import dev.insync.replication.log.record.MemoryRecords;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Collectors;
+
+/**
+ * One partition on one broker: leader or follower of its local log. As leader it tracks every remote
+ * replica's fetch state (FET-4), computes the high watermark over the maximal ISR (HW-1..HW-4), proposes ISR
+ * shrinks and expansions to the controller (ISR-1..ISR-5) and answers produce (PRO-1..PRO-3) and fetch
+ * (FET-1..FET-6); as follower it offers the fetcher the log operations it needs (FOL-4, FOL-5).
+ *
+ * <p>Concurrency: leadership, assignment and ISR state change only under the write side of one
+ * {@link ReentrantReadWriteLock} ({@code leaderIsrUpdateLock}); reads, appends and HW increments run under its
+ * read side, so the HW only moves under the lock, and the log itself serializes concurrent HW updates (only
+ * upward). Side effects that may call back into other components (AlterPartition submission, the
+ * {@link PartitionListener}) happen after the lock is released.
+ *
+ * <p>Who wakes the purgatories: methods a caller invokes synchronously ({@link #appendRecordsToLeader},
+ * {@link #fetchRecords}) return whether the HW rose and leave the wake-up to the caller; changes that arrive
+ * on their own ({@link #makeLeader}, an AlterPartition answer) call
+ * {@link PartitionListener#onHighWatermarkIncreased} themselves.
+ */
+public final class Partition {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Partition.class);
+
+    private final TopicPartition topicPartition;
+    private final LocalLog log;
+    private final PartitionSettings settings;
+    private final int localBrokerId;
+    private final String logPrefix;
+
+    private final ReentrantReadWriteLock leaderIsrUpdateLock = new ReentrantReadWriteLock();
+
+    // Written under the write lock, read under either side (or racily by gauges, hence volatile).
+    private volatile int leaderReplicaId = PartitionRegistration.NO_LEADER;
+    private volatile int leaderEpoch = -1;
+    private volatile int partitionEpoch = -1;
+    private volatile long leaderEpochStartOffset = -1L;
+    private volatile List<Integer> assignment = List.of();
+    private volatile IsrState isrState = new CommittedIsr(List.of());
+    private volatile Map<Integer, Replica> remoteReplicas = Map.of();
+
+    private volatile int minInsyncReplicas;
+    private volatile boolean offline;
+
+    /**
+     * A partition that is neither leader nor follower until {@link #makeLeader} or {@link #makeFollower}.
+     *
+     * @param log                the partition's local log
+     * @param minInsyncReplicas  the topic's {@code min.insync.replicas} (changeable with
+     *                           {@link #updateMinInsyncReplicas})
+     * @param settings           the broker's services
+     */
+    public Partition(LocalLog log, int minInsyncReplicas, PartitionSettings settings) {
+        this.log = Objects.requireNonNull(log, "log");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.topicPartition = log.topicPartition();
+        this.localBrokerId = settings.localBrokerId();
+        this.logPrefix = "[Partition " + topicPartition + " broker=" + localBrokerId + "] ";
+        updateMinInsyncReplicas(minInsyncReplicas);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Leadership (LDR-1..LDR-3)
+    // ---------------------------------------------------------------------------------------------------------
+
+    /**
+     * LDR-1/LDR-3: makes this broker the leader as {@code registration} says. A registration with a partition
+     * epoch below the current one is ignored. On a new leader epoch the epoch's start offset is the LEO, the epoch
+     * cache learns (leaderEpoch, LEO) and every remote replica's state is reset; on the same leader epoch only the
+     * assignment and ISR are replaced (dropping any pending ISR change). Then the HW is re-evaluated (HW-4) and the
+     * listener is told if it rose.
+     *
+     * @return whether this broker was not the leader before (and the registration was applied)
+     * @throws IllegalArgumentException if the registration names another leader
+     */
+    public boolean makeLeader(PartitionRegistration registration) {
+        Objects.requireNonNull(registration, "registration");
+        if (registration.leader() != localBrokerId) {
+            throw new IllegalArgumentException(logPrefix + "makeLeader with a registration led by broker "
+                    + registration.leader() + " (leader epoch " + registration.leaderEpoch() + ")");
+        }
+        long now = settings.time().milliseconds();
+        boolean isNewLeader;
+        boolean hwIncreased;
+        leaderIsrUpdateLock.writeLock().lock();
+        try {
+            if (registration.partitionEpoch() < partitionEpoch) {
+                // LDR-3: stale metadata
+                LOG.info("{}Skipped the become-leader state change with partition epoch {} since the partition "
+                        + "already has partition epoch {}", logPrefix, registration.partitionEpoch(), partitionEpoch);
+                return false;
+            }
+            isNewLeader = leaderReplicaId != localBrokerId;
+            boolean isNewLeaderEpoch = registration.leaderEpoch() > leaderEpoch;
+            updateAssignmentAndIsr(registration.replicas(), true, registration.isr());
+            if (isNewLeaderEpoch) {
+                long epochStartOffset = log.logEndOffset();
+                log.assignEpochStartOffset(registration.leaderEpoch(), epochStartOffset);
+                for (Replica replica : remoteReplicas.values()) {
+                    replica.resetReplicaState(now, epochStartOffset, isNewLeader,
+                            registration.isr().contains(replica.brokerId()));
+                }
+                leaderEpochStartOffset = epochStartOffset;
+                LOG.info("{}Leader {} starts at leader epoch {} from offset {} with partition epoch {}, high watermark {}, "
+                                + "ISR {}, replicas {}. Previous leader {} and previous leader epoch was {}.",
+                        logPrefix, topicPartition, registration.leaderEpoch(), epochStartOffset,
+                        registration.partitionEpoch(), log.highWatermark(), IsrState.format(registration.isr()),
+                        IsrState.format(registration.replicas()), leaderReplicaId, leaderEpoch);
+            } else {
+                LOG.info("{}Skipped the become-leader state change for {} since it is already the leader with leader "
+                                + "epoch {}; ISR {} and replicas {} applied with partition epoch {}.", logPrefix,
+                        topicPartition, leaderEpoch, IsrState.format(registration.isr()),
+                        IsrState.format(registration.replicas()), registration.partitionEpoch());
+            }
+            leaderReplicaId = localBrokerId;
+            leaderEpoch = registration.leaderEpoch();
+            partitionEpoch = registration.partitionEpoch();
+            hwIncreased = maybeIncrementLeaderHWLocked(now);
+        } finally {
+            leaderIsrUpdateLock.writeLock().unlock();
+        }
+        if (hwIncreased) {
+            settings.listener().onHighWatermarkIncreased(topicPartition);
+        }
+        return isNewLeader;
+    }
+
+    /**
+     * LDR-2/LDR-3: records the new leader (or none) and epochs and clears the leader-only state (remote replica
+     * states, ISR, leader epoch start offset). A registration with a partition epoch below the current one is
+     * ignored. The caller, on {@code true}, fails the partition's waiting acks=all requests with
+     * NOT_LEADER_OR_FOLLOWER and moves it to the new leader's fetcher.
+     *
+     * @return whether the leader epoch is new (false also when the registration was ignored)
+     * @throws IllegalArgumentException if the registration names this broker as leader
+     */
+    public boolean makeFollower(PartitionRegistration registration) {
+        Objects.requireNonNull(registration, "registration");
+        if (registration.leader() == localBrokerId) {
+            throw new IllegalArgumentException(logPrefix + "makeFollower with a registration led by this broker "
+                    + "(leader epoch " + registration.leaderEpoch() + ")");
+        }
+        leaderIsrUpdateLock.writeLock().lock();
+        try {
+            if (registration.partitionEpoch() < partitionEpoch) {
+                LOG.info("{}Skipped the become-follower state change with partition epoch {} since the partition "
+                        + "already has partition epoch {}", logPrefix, registration.partitionEpoch(), partitionEpoch);
+                return false;
+            }
+            boolean isNewLeaderEpoch = registration.leaderEpoch() > leaderEpoch;
+            updateAssignmentAndIsr(registration.replicas(), false, List.of());
+            if (isNewLeaderEpoch) {
+                LOG.info("{}Follower {} starts at leader epoch {} from offset {} with partition epoch {} and high "
+                                + "watermark {}. Current leader is {}. Previous leader {} and previous leader epoch was {}.",
+                        logPrefix, topicPartition, registration.leaderEpoch(), log.logEndOffset(),
+                        registration.partitionEpoch(), log.highWatermark(), registration.leader(), leaderReplicaId,
+                        leaderEpoch);
+            }
+            leaderReplicaId = registration.leader();
+            leaderEpoch = registration.leaderEpoch();
+            partitionEpoch = registration.partitionEpoch();
+            leaderEpochStartOffset = -1L;
+            return isNewLeaderEpoch;
+        } finally {
+            leaderIsrUpdateLock.writeLock().unlock();
+        }
+    }
+
+    /** Replaces assignment and ISR; keeps the Replica of a still-assigned follower (re-election keeps its LEO). */
+    private void updateAssignmentAndIsr(List<Integer> replicas, boolean isLeader, List<Integer> isr) {
+        if (isLeader) {
+            Map<Integer, Replica> previous = remoteReplicas;
+            Map<Integer, Replica> next = new LinkedHashMap<>();
+            for (int id : replicas) {
+                if (id != localBrokerId) {
+                    next.put(id, previous.containsKey(id) ? previous.get(id) : new Replica(id, topicPartition));
+                }
+            }
+            remoteReplicas = Collections.unmodifiableMap(next);
+        } else {
+            remoteReplicas = Map.of();
+        }
+        assignment = List.copyOf(replicas);
+        isrState = new CommittedIsr(isr);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Produce (PRO-1..PRO-3)
+    // ---------------------------------------------------------------------------------------------------------
+
+    /**
+     * PRO-1/PRO-2: appends as leader. Refuses with INVALID_REQUIRED_ACKS for acks other than -1, 0, 1; with
+     * NOT_LEADER_OR_FOLLOWER if this broker is not the leader; with NOT_ENOUGH_REPLICAS (nothing written) for
+     * acks=-1 when the ISR is below the effective min ISR. Then appends with the leader epoch and re-evaluates the
+     * HW (HW-4: a single-replica ISR commits at once).
+     *
+     * @throws ApiException with the errors above, or the log's validation errors (LOG-5)
+     */
+    public LeaderAppendResult appendRecordsToLeader(MemoryRecords records, int requiredAcks) {
+        Objects.requireNonNull(records, "records");
+        if (requiredAcks != -1 && requiredAcks != 0 && requiredAcks != 1) {
+            throw Errors.INVALID_REQUIRED_ACKS.exception("Invalid required acks " + requiredAcks + " for partition "
+                    + topicPartition);
+        }
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            if (!isLeader()) {
+                throw Errors.NOT_LEADER_OR_FOLLOWER.exception("Leader not local for partition " + topicPartition
+                        + " on broker " + localBrokerId);
+            }
+            if (offline) {
+                throw Errors.KAFKA_STORAGE_ERROR.exception("Log directory of partition " + topicPartition
+                        + " is offline on broker " + localBrokerId);
+            }
+            List<Integer> isr = isrState.isr();
+            int minIsr = effectiveMinIsr();
+            if (requiredAcks == -1 && isr.size() < minIsr) {
+                throw Errors.NOT_ENOUGH_REPLICAS.exception("The size of the current ISR : " + isr.size()
+                        + " is insufficient to satisfy the min.isr requirement of " + minIsr + " for partition "
+                        + topicPartition + ", live replica(s) broker.id are : " + isr);
+            }
+            LogAppendInfo info = log.appendAsLeader(records, leaderEpoch);
+            boolean hwIncreased = maybeIncrementLeaderHWLocked(settings.time().milliseconds());
+            return new LeaderAppendResult(info, hwIncreased);
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    /**
+     * PRO-3: whether an acks=all request waiting for {@code requiredOffset} (its last offset + 1) is done. Done
+     * with NONE once the HW reaches it and the maximal ISR has at least the effective min ISR members, with
+     * NOT_ENOUGH_REPLICAS_AFTER_APPEND if it has fewer, with NOT_LEADER_OR_FOLLOWER when this broker is no longer
+     * the leader; otherwise not yet.
+     */
+    public AckCheck checkEnoughReplicasReachOffset(long requiredOffset) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            if (!isLeader()) {
+                return new AckCheck(true, Errors.NOT_LEADER_OR_FOLLOWER);
+            }
+            if (log.highWatermark() >= requiredOffset) {
+                return isrState.maximalIsr().size() >= effectiveMinIsr()
+                        ? new AckCheck(true, Errors.NONE)
+                        : new AckCheck(true, Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND);
+            }
+            return AckCheck.NOT_YET;
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Fetch on the leader (FET-1..FET-6)
+    // ---------------------------------------------------------------------------------------------------------
+
+    /**
+     * Reads one partition of a fetch on the leader.
+     * <ol>
+     *   <li>FET-2 fencing in the SPEC's order, with no state change;</li>
+     *   <li>FET-3 divergence: a divergingEpoch answer with no records and no follower-state update;
+     *       OFFSET_OUT_OF_RANGE when the end of lastFetchedEpoch is undefined or the fetch offset is outside
+     *       [log start, LEO] (the answer still carries the leader's HW, log start and LEO, FOL-6);</li>
+     *   <li>FET-1: followers read to the LEO, consumers to the HW;</li>
+     *   <li>FET-4, only if {@code updateFetchState} (the first read, not a parked fetch's re-read): the follower's
+     *       state is updated, then an ISR expansion may be proposed (ISR-2), then the HW re-evaluated if the
+     *       follower's LEO changed.</li>
+     * </ol>
+     *
+     * @param request           the fetch (replica id, broker epoch)
+     * @param data              this partition's part of it
+     * @param maxBytes          bytes this partition may return (at least one batch regardless, LOG-3)
+     * @param fetchTimeMs       when the fetch is read
+     * @param updateFetchState  whether this is the first read of the fetch
+     * @return the FET-6 answer and whether the HW rose (the caller then wakes the purgatories, PRO-4)
+     */
+    public PartitionFetchResult fetchRecords(FetchRequest request, FetchRequest.PartitionData data, int maxBytes,
+                                             long fetchTimeMs, boolean updateFetchState) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(data, "data");
+        boolean fromFollower = request.isFromFollower();
+        Replica replica = null;
+        boolean followerLeoChanged = false;
+        boolean needsExpand = false;
+        MemoryRecords records;
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            Errors fencing = fencingError(request, data);
+            if (fencing != Errors.NONE) {
+                return new PartitionFetchResult(FetchResponse.PartitionData.error(fencing), false);
+            }
+            long fetchOffset = data.fetchOffset();
+            if (data.lastFetchedEpoch().isPresent()) {
+                int lastFetchedEpoch = data.lastFetchedEpoch().getAsInt();
+                EpochEndOffset epochEnd = log.endOffsetForEpoch(lastFetchedEpoch);
+                if (epochEnd.leaderEpoch() == EpochEndOffset.UNDEFINED_EPOCH
+                        || epochEnd.endOffset() == EpochEndOffset.UNDEFINED_OFFSET) {
+                    LOG.debug("{}Could not determine the end offset of last fetched epoch {} for a fetch at offset {}",
+                            logPrefix, lastFetchedEpoch, fetchOffset);
+                    return new PartitionFetchResult(answer(Errors.OFFSET_OUT_OF_RANGE, MemoryRecords.EMPTY,
+                            Optional.empty()), false);
+                }
+                if (epochEnd.leaderEpoch() < lastFetchedEpoch || epochEnd.endOffset() < fetchOffset) {
+                    // FET-3: the follower's log diverged; it truncates, we record nothing
+                    return new PartitionFetchResult(answer(Errors.NONE, MemoryRecords.EMPTY, Optional.of(epochEnd)),
+                            false);
+                }
+            }
+            long logStartOffset = log.logStartOffset();
+            long leaderEndOffset = log.logEndOffset();
+            if (fetchOffset < logStartOffset || fetchOffset > leaderEndOffset) {
+                return new PartitionFetchResult(answer(Errors.OFFSET_OUT_OF_RANGE, MemoryRecords.EMPTY,
+                        Optional.empty()), false);
+            }
+            // FET-1: followers read to the LEO, consumers to the HW
+            long maxOffset = fromFollower ? leaderEndOffset : log.highWatermark();
+            LogReadInfo readInfo = log.read(fetchOffset, maxBytes, maxOffset);
+            records = readInfo.records();
+            if (fromFollower && updateFetchState) {
+                replica = remoteReplicas.get(request.replicaId());
+                long previousLeo = replica.stateSnapshot().logEndOffset();
+                try {
+                    // FET-4: the fetch offset is the ack. Done under the read lock so that a concurrent
+                    // makeLeader (write lock) cannot be overwritten by a fetch of the previous epoch (HW-6).
+                    replica.updateFetchStateOrThrow(fetchOffset, data.logStartOffset(), fetchTimeMs, leaderEndOffset,
+                            request.brokerEpoch());
+                } catch (ApiException e) {
+                    LOG.debug("{}{}", logPrefix, e.getMessage());
+                    return new PartitionFetchResult(FetchResponse.PartitionData.error(e.error()), false);
+                }
+                followerLeoChanged = previousLeo != fetchOffset;
+                needsExpand = needsExpandIsr(replica);
+            }
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+        boolean hwIncreased = false;
+        if (needsExpand) {
+            maybeExpandIsr(replica, fetchTimeMs);
+        }
+        if (followerLeoChanged) {
+            hwIncreased = maybeIncrementLeaderHW(fetchTimeMs);
+        }
+        return new PartitionFetchResult(answer(Errors.NONE, records, Optional.empty()), hwIncreased);
+    }
+
+    /** FET-6: an answer carrying the leader's current HW, log start and LEO. */
+    private FetchResponse.PartitionData answer(Errors error, MemoryRecords records,
+                                               Optional<EpochEndOffset> divergingEpoch) {
+        long hw = log.highWatermark();
+        return new FetchResponse.PartitionData(error, hw, hw, log.logStartOffset(), log.logEndOffset(), records,
+                divergingEpoch);
+    }
+
+    /** FET-2, in the SPEC's order; NONE when the fetch may be served. Called under the read lock. */
+    private Errors fencingError(FetchRequest request, FetchRequest.PartitionData data) {
+        if (data.currentLeaderEpoch().isPresent()) {
+            int requestEpoch = data.currentLeaderEpoch().getAsInt();
+            if (requestEpoch < leaderEpoch) {
+                return Errors.FENCED_LEADER_EPOCH;
+            }
+            if (requestEpoch > leaderEpoch) {
+                return Errors.UNKNOWN_LEADER_EPOCH;
+            }
+        }
+        if (!isLeader()) {
+            return Errors.NOT_LEADER_OR_FOLLOWER;
+        }
+        if (request.isFromFollower()) {
+            if (!remoteReplicas.containsKey(request.replicaId())) {
+                // the replica may be new in a reassignment this broker has not seen yet
+                return data.currentLeaderEpoch().isPresent() ? Errors.UNKNOWN_LEADER_EPOCH
+                        : Errors.NOT_LEADER_OR_FOLLOWER;
+            }
+            OptionalLong registered = settings.eligibility().registeredBrokerEpoch(request.replicaId());
+            if (request.brokerEpoch() != ReplicaState.UNKNOWN && registered.isPresent()
+                    && request.brokerEpoch() < registered.getAsLong()) {
+                return Errors.NOT_LEADER_OR_FOLLOWER;
+            }
+        }
+        if (offline) {
+            return Errors.KAFKA_STORAGE_ERROR;
+        }
+        return Errors.NONE;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // High watermark (HW-1..HW-4)
+    // ---------------------------------------------------------------------------------------------------------
+
+    /**
+     * HW-1..HW-3: raises the leader's HW to the candidate over the maximal ISR, unless the ISR is below the
+     * effective min ISR (HW-2). Does nothing on a follower.
+     *
+     * @return whether the HW rose
+     */
+    public boolean maybeIncrementLeaderHW(long currentTimeMs) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            return maybeIncrementLeaderHWLocked(currentTimeMs);
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    private boolean maybeIncrementLeaderHWLocked(long currentTimeMs) {
+        if (!isLeader()) {
+            return false;
+        }
+        if (isUnderMinIsr()) {
+            LOG.trace("{}Not increasing HWM because partition is under min ISR(ISR={})", logPrefix,
+                    IsrState.format(isrState.isr()));
+            return false;
+        }
+        long leaderEndOffset = log.logEndOffset();
+        long candidate = highWatermarkCandidate(leaderEndOffset, snapshotStates(), isrState.maximalIsr(),
+                currentTimeMs, settings.replicaLagTimeMaxMs(), settings.eligibility());
+        long oldHw = log.highWatermark();
+        boolean increased = log.maybeIncrementHighWatermark(candidate);
+        if (increased) {
+            LOG.debug("{}High watermark updated from {} to {}", logPrefix, oldHw, log.highWatermark());
+        }
+        return increased;
+    }
+
+    /**
+     * HW-1, as a pure function: the leader's LEO lowered to the LEO of every remote replica that is in the
+     * maximal ISR, or that is caught up (ISR-1) and ISR-eligible (ISR-3) though not in it (so a lone leader waits
+     * for a follower about to join).
+     *
+     * @param leaderEndOffset the leader's LEO
+     * @param remoteStates    every remote replica's state by broker id
+     * @param maximalIsr      the maximal ISR (ISR-4)
+     */
+    public static long highWatermarkCandidate(long leaderEndOffset, Map<Integer, ReplicaState> remoteStates,
+                                              List<Integer> maximalIsr, long currentTimeMs, long replicaLagTimeMaxMs,
+                                              ReplicaEligibility eligibility) {
+        long candidate = leaderEndOffset;
+        for (Map.Entry<Integer, ReplicaState> entry : remoteStates.entrySet()) {
+            ReplicaState state = entry.getValue();
+            if (state.logEndOffset() >= candidate) {
+                continue;
+            }
+            int brokerId = entry.getKey();
+            boolean waitForIt = maximalIsr.contains(brokerId)
+                    || (state.isCaughtUp(leaderEndOffset, currentTimeMs, replicaLagTimeMaxMs)
+                    && eligibility.isBrokerEligible(brokerId, state.brokerEpoch()));
+            if (waitForIt) {
+                candidate = state.logEndOffset();
+            }
+        }
+        return candidate;
+    }
+
+    private Map<Integer, ReplicaState> snapshotStates() {
+        Map<Integer, ReplicaState> states = new LinkedHashMap<>();
+        remoteReplicas.forEach((id, replica) -> states.put(id, replica.stateSnapshot()));
+        return states;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // ISR (ISR-1..ISR-5)
+    // ---------------------------------------------------------------------------------------------------------
+
+    /** {@link #maybeShrinkIsr(long)} at the current time: the body of the periodic ISR-expiration task. */
+    public void maybeShrinkIsr() {
+        maybeShrinkIsr(settings.time().milliseconds());
+    }
+
+    /**
+     * ISR-1: when no change is in flight, proposes removing the ISR members (other than the leader) that are not
+     * caught up. The proposal is sent after the lock is released.
+     */
+    public void maybeShrinkIsr(long currentTimeMs) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            if (!isLeader() || outOfSyncReplicas(currentTimeMs).isEmpty()) {
+                return;
+            }
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+        PendingShrinkIsr pending = null;
+        leaderIsrUpdateLock.writeLock().lock();
+        try {
+            List<Integer> outOfSync = isLeader() ? outOfSyncReplicas(currentTimeMs) : List.of();
+            if (!outOfSync.isEmpty()) {
+                List<Integer> isr = isrState.isr();
+                List<Integer> newIsr = isr.stream().filter(id -> !outOfSync.contains(id)).toList();
+                LOG.info("{}{}", logPrefix, shrinkingIsrMessage(isr, newIsr, log.highWatermark(), log.logEndOffset(),
+                        outOfSyncStates(outOfSync)));
+                pending = new PendingShrinkIsr(isr, outOfSync, proposal(newIsr), isrState.lastCommittedState());
+                isrState = pending;
+            }
+        } finally {
+            leaderIsrUpdateLock.writeLock().unlock();
+        }
+        if (pending != null) {
+            submitAlterPartition(pending);
+        }
+    }
+
+    private Map<Integer, ReplicaState> outOfSyncStates(List<Integer> outOfSync) {
+        Map<Integer, ReplicaState> states = new LinkedHashMap<>();
+        for (int id : outOfSync) {
+            Replica replica = remoteReplicas.get(id);
+            states.put(id, replica == null ? ReplicaState.EMPTY : replica.stateSnapshot());
+        }
+        return states;
+    }
+
+    /**
+     * ISR-1's log line: {@code Shrinking ISR from 1,2,3 to 1,2. Leader: (highWatermark: 12, endOffset: 18).
+     * Out of sync replicas: (brokerId: 3, endOffset: 12, lastCaughtUpTimeMs: ...).}
+     */
+    static String shrinkingIsrMessage(List<Integer> isr, List<Integer> newIsr, long highWatermark, long endOffset,
+                                      Map<Integer, ReplicaState> outOfSync) {
+        String replicas = outOfSync.entrySet().stream()
+                .map(e -> "(brokerId: " + e.getKey() + ", endOffset: " + e.getValue().logEndOffset()
+                        + ", lastCaughtUpTimeMs: " + e.getValue().lastCaughtUpTimeMs() + ")")
+                .collect(Collectors.joining(" "));
+        return "Shrinking ISR from " + IsrState.format(isr) + " to " + IsrState.format(newIsr) + ". Leader: (highWatermark: "
+                + highWatermark + ", endOffset: " + endOffset + "). Out of sync replicas: " + replicas + ".";
+    }
+
+    /**
+     * ISR-5's log line: {@code ISR updated to 1,2  and version updated to 1}; the gap between the two spaces holds
+     * {@code (under-min-isr)} when the new ISR is under min ISR.
+     */
+    static String isrUpdatedMessage(List<Integer> isr, boolean underMinIsr, int partitionEpoch) {
+        return "ISR updated to " + IsrState.format(isr) + " " + (underMinIsr ? "(under-min-isr)" : "")
+                + " and version updated to " + partitionEpoch;
+    }
+
+    /** ISR-1 over the current state (called under the lock). */
+    private List<Integer> outOfSyncReplicas(long currentTimeMs) {
+        return outOfSyncReplicas(isrState, localBrokerId, snapshotStates(), log.logEndOffset(), currentTimeMs,
+                settings.replicaLagTimeMaxMs());
+    }
+
+    /**
+     * ISR-1, as a pure function: with no change in flight, the ISR members other than the leader that are not
+     * caught up ({@link ReplicaState#isCaughtUp}); with one in flight, none.
+     */
+    public static List<Integer> outOfSyncReplicas(IsrState state, int leaderId, Map<Integer, ReplicaState> remoteStates,
+                                                  long leaderEndOffset, long currentTimeMs, long replicaLagTimeMaxMs) {
+        if (state.isInflight()) {
+            return List.of();
+        }
+        List<Integer> outOfSync = new ArrayList<>();
+        for (int id : state.isr()) {
+            if (id == leaderId) {
+                continue;
+            }
+            ReplicaState replicaState = remoteStates.getOrDefault(id, ReplicaState.EMPTY);
+            if (!replicaState.isCaughtUp(leaderEndOffset, currentTimeMs, replicaLagTimeMaxMs)) {
+                outOfSync.add(id);
+            }
+        }
+        return List.copyOf(outOfSync);
+    }
+
+    /** ISR-2 check (called under the lock). */
+    private boolean needsExpandIsr(Replica replica) {
+        IsrState state = isrState;
+        ReplicaState replicaState = replica.stateSnapshot();
+        return isLeader() && !state.isInflight() && !state.isr().contains(replica.brokerId())
+                && isFollowerInSync(replicaState.logEndOffset(), log.highWatermark(), leaderEpochStartOffset)
+                && settings.eligibility().isBrokerEligible(replica.brokerId(), replicaState.brokerEpoch());
+    }
+
+    /**
+     * ISR-2, as a pure function: a follower may join when its LEO reaches both the HW and the start offset of the
+     * current leader epoch (so it holds every record a new leader may have committed).
+     */
+    public static boolean isFollowerInSync(long followerEndOffset, long highWatermark, long leaderEpochStartOffset) {
+        return leaderEpochStartOffset >= 0 && followerEndOffset >= highWatermark
+                && followerEndOffset >= leaderEpochStartOffset;
+    }
+
+    /** ISR-2: proposes adding {@code replica} if it still qualifies under the write lock. */
+    private void maybeExpandIsr(Replica replica, long currentTimeMs) {
+        PendingExpandIsr pending = null;
+        leaderIsrUpdateLock.writeLock().lock();
+        try {
+            if (remoteReplicas.get(replica.brokerId()) == replica && needsExpandIsr(replica)) {
+                List<Integer> isr = isrState.isr();
+                List<Integer> newIsr = new ArrayList<>(isr);
+                newIsr.add(replica.brokerId());
+                LOG.info("{}Expanding ISR from {} to {}", logPrefix, IsrState.format(isr), IsrState.format(newIsr));
+                pending = new PendingExpandIsr(isr, replica.brokerId(), proposal(newIsr), isrState.lastCommittedState());
+                isrState = pending;
+            }
+        } finally {
+            leaderIsrUpdateLock.writeLock().unlock();
+        }
+        if (pending != null) {
+            submitAlterPartition(pending);
+        }
+    }
+
+    /**
+     * ISR-5: the proposal: leader epoch, partition epoch, and the new ISR with each member's broker epoch (the
+     * leader's own, each follower's from its last fetch, -1 if unknown). Called under the write lock.
+     */
+    private IsrProposal proposal(List<Integer> newIsr) {
+        List<AlterPartitionRequest.BrokerState> members = new ArrayList<>();
+        for (int id : newIsr) {
+            long epoch;
+            if (id == localBrokerId) {
+                epoch = settings.localBrokerEpoch().getAsLong();
+            } else {
+                Replica replica = remoteReplicas.get(id);
+                epoch = replica == null ? ReplicaState.UNKNOWN : replica.stateSnapshot().brokerEpoch();
+            }
+            members.add(new AlterPartitionRequest.BrokerState(id, epoch));
+        }
+        return new IsrProposal(new AlterPartitionRequest.Item(topicPartition, leaderEpoch, partitionEpoch, members,
+                false));
+    }
+
+    private void submitAlterPartition(IsrState proposedState) {
+        IsrProposal proposal = proposalOf(proposedState);
+        CompletableFuture<AlterPartitionResponse.PartitionResult> future;
+        try {
+            future = settings.alterPartitionSender().submit(proposal.item());
+        } catch (RuntimeException e) {
+            future = CompletableFuture.failedFuture(e);
+        }
+        future.whenComplete((result, failure) -> handleAlterPartitionResult(proposedState, result, failure));
+    }
+
+    private static IsrProposal proposalOf(IsrState state) {
+        if (state instanceof PendingExpandIsr expand) {
+            return expand.proposal();
+        }
+        if (state instanceof PendingShrinkIsr shrink) {
+            return shrink.proposal();
+        }
+        throw new IllegalStateException("No proposal in committed state " + state);
+    }
+
+    /** What to do with one AlterPartition answer (ISR-5). */
+    enum AlterPartitionOutcome {
+        /** Commit the new ISR and partition epoch. */
+        COMMIT,
+        /** Answer to a proposal that is no longer the pending one, or a success for another epoch: ignore. */
+        IGNORE,
+        /** OPERATION_NOT_ATTEMPTED, INELIGIBLE_REPLICA: back to the last committed state. */
+        REVERT,
+        /** Stay pending until newer metadata arrives. */
+        STAY_PENDING,
+        /** Send the same proposal again. */
+        RESUBMIT
+    }
+
+    /**
+     * ISR-5's table as a pure function of the answer and the partition's current epochs.
+     *
+     * @param error the answer's error (NONE for success)
+     */
+    static AlterPartitionOutcome interpret(Errors error, int resultLeaderEpoch, int resultPartitionEpoch,
+                                           int currentLeaderEpoch, int currentPartitionEpoch) {
+        return switch (error) {
+            case NONE -> resultLeaderEpoch == currentLeaderEpoch && resultPartitionEpoch >= currentPartitionEpoch
+                    ? AlterPartitionOutcome.COMMIT : AlterPartitionOutcome.IGNORE;
+            case OPERATION_NOT_ATTEMPTED, INELIGIBLE_REPLICA -> AlterPartitionOutcome.REVERT;
+            case UNKNOWN_TOPIC_OR_PARTITION, FENCED_LEADER_EPOCH, INVALID_UPDATE_VERSION, INVALID_REQUEST,
+                    NEW_LEADER_ELECTED -> AlterPartitionOutcome.STAY_PENDING;
+            default -> AlterPartitionOutcome.RESUBMIT;
+        };
+    }
+
+    private void handleAlterPartitionResult(IsrState proposedState, AlterPartitionResponse.PartitionResult result,
+                                            Throwable failure) {
+        Errors error;
+        if (failure != null) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            error = cause instanceof ApiException api ? api.error() : Errors.UNKNOWN_SERVER_ERROR;
+        } else {
+            error = result.error();
+        }
+        boolean hwIncreased = false;
+        AlterPartitionOutcome outcome;
+        leaderIsrUpdateLock.writeLock().lock();
+        try {
+            if (isrState != proposedState) {
+                LOG.debug("{}Ignoring an AlterPartition answer ({}) to a proposal that is no longer pending", logPrefix,
+                        error);
+                return;
+            }
+            outcome = error == Errors.NONE
+                    ? interpret(error, result.leaderEpoch(), result.partitionEpoch(), leaderEpoch, partitionEpoch)
+                    : interpret(error, -1, -1, leaderEpoch, partitionEpoch);
+            switch (outcome) {
+                case COMMIT -> {
+                    isrState = new CommittedIsr(result.isr());
+                    partitionEpoch = result.partitionEpoch();
+                    LOG.info("{}{}", logPrefix, isrUpdatedMessage(result.isr(), isUnderMinIsr(), partitionEpoch));
+                    hwIncreased = maybeIncrementLeaderHWLocked(settings.time().milliseconds());
+                }
+                case IGNORE -> LOG.info("{}Ignoring AlterPartition success with leader epoch {} and partition epoch {}: "
+                                + "the partition has leader epoch {} and partition epoch {}", logPrefix,
+                        result.leaderEpoch(), result.partitionEpoch(), leaderEpoch, partitionEpoch);
+                case REVERT -> {
+                    LOG.info("{}Failed to alter partition to {} ({}); going back to the last committed ISR {}",
+                            logPrefix, proposalOf(proposedState).item().newIsrIds(), error,
+                            IsrState.format(proposedState.isr()));
+                    isrState = proposedState.lastCommittedState();
+                }
+                case STAY_PENDING -> LOG.info("{}Failed to alter partition to {} ({}); waiting for newer metadata",
+                        logPrefix, proposalOf(proposedState).item().newIsrIds(), error);
+                case RESUBMIT -> LOG.info("{}Failed to alter partition to {} ({}); retrying", logPrefix,
+                        proposalOf(proposedState).item().newIsrIds(), error);
+                default -> throw new IllegalStateException("Unhandled outcome " + outcome);
+            }
+        } finally {
+            leaderIsrUpdateLock.writeLock().unlock();
+        }
+        PartitionListener listener = settings.listener();
+        switch (outcome) {
+            case COMMIT -> {
+                if (proposedState instanceof PendingShrinkIsr) {
+                    listener.onIsrShrink(topicPartition);
+                } else {
+                    listener.onIsrExpand(topicPartition);
+                }
+                if (hwIncreased) {
+                    listener.onHighWatermarkIncreased(topicPartition);
+                }
+            }
+            case REVERT, STAY_PENDING -> listener.onFailedIsrUpdate(topicPartition);
+            case RESUBMIT -> {
+                listener.onFailedIsrUpdate(topicPartition);
+                submitAlterPartition(proposedState);
+            }
+            default -> {
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Follower side (FOL-4, FOL-5), used by the fetcher
+    // ---------------------------------------------------------------------------------------------------------
+
+    /**
+     * FOL-4: appends the leader's batches as they are.
+     *
+     * @throws ApiException NOT_LEADER_OR_FOLLOWER if this broker has meanwhile become the leader
+     */
+    public LogAppendInfo appendRecordsToFollower(MemoryRecords records) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            if (isLeader()) {
+                throw Errors.NOT_LEADER_OR_FOLLOWER.exception("Partition " + topicPartition + " is led by broker "
+                        + localBrokerId + " itself in leader epoch " + leaderEpoch + "; follower append refused at LEO "
+                        + log.logEndOffset());
+            }
+            return log.appendAsFollower(records);
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    /** LOG-6 on the local log (FOL-8); the log clamps its HW to the new LEO. */
+    public boolean truncateTo(long offset) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            return log.truncateTo(offset);
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    /** LOG-6 on the local log (FOL-6). */
+    public void truncateFullyAndStartAt(long offset) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            log.truncateFullyAndStartAt(offset);
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    /**
+     * FOL-5: takes the leader's HW clamped to [logStartOffset, LEO], even when lower than the current HW.
+     *
+     * @return the HW now
+     */
+    public long updateFollowerHighWatermark(long leaderHighWatermark) {
+        long oldHw = log.highWatermark();
+        long newHw = log.updateHighWatermark(leaderHighWatermark);
+        if (newHw < oldHw) {
+            LOG.info("{}Non-monotonic update of high watermark from {} to {}", logPrefix, oldHw, newHw);
+        }
+        return newHw;
+    }
+
+    /** The local log. */
+    public LocalLog localLog() {
+        return log;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // State and gauges
+    // ---------------------------------------------------------------------------------------------------------
+
+    /** The partition. */
+    public TopicPartition topicPartition() {
+        return topicPartition;
+    }
+
+    /** Whether this broker leads the partition. */
+    public boolean isLeader() {
+        return leaderReplicaId == localBrokerId;
+    }
+
+    /** The leader's broker id, {@link PartitionRegistration#NO_LEADER} if none. */
+    public int leaderId() {
+        return leaderReplicaId;
+    }
+
+    /** The current leader epoch, -1 before any metadata. */
+    public int leaderEpoch() {
+        return leaderEpoch;
+    }
+
+    /** The current partition epoch, -1 before any metadata. */
+    public int partitionEpoch() {
+        return partitionEpoch;
+    }
+
+    /** Where the current leader epoch started on this leader (LDR-1), -1 on a follower. */
+    public long leaderEpochStartOffset() {
+        return leaderEpochStartOffset;
+    }
+
+    /** The assigned replicas in assignment order. */
+    public List<Integer> assignment() {
+        return assignment;
+    }
+
+    /** The ISR state (ISR-4); committed and empty on a follower. */
+    public IsrState isrState() {
+        return isrState;
+    }
+
+    /** The committed ISR (empty on a follower). */
+    public List<Integer> isr() {
+        return isrState.isr();
+    }
+
+    /** What the leader knows of a remote replica (empty on a follower or for an unassigned id). */
+    public Optional<ReplicaState> remoteReplicaState(int brokerId) {
+        Replica replica = remoteReplicas.get(brokerId);
+        return replica == null ? Optional.empty() : Optional.of(replica.stateSnapshot());
+    }
+
+    /** The local log's HW. */
+    public long highWatermark() {
+        return log.highWatermark();
+    }
+
+    /** The local log's LEO. */
+    public long logEndOffset() {
+        return log.logEndOffset();
+    }
+
+    /** The topic's {@code min.insync.replicas}. */
+    public int minInsyncReplicas() {
+        return minInsyncReplicas;
+    }
+
+    /** Applies a run-time change of {@code min.insync.replicas} (SCN-2). */
+    public void updateMinInsyncReplicas(int minInsyncReplicas) {
+        if (minInsyncReplicas < 1) {
+            throw new IllegalArgumentException("min.insync.replicas must be at least 1 for " + topicPartition + ": "
+                    + minInsyncReplicas);
+        }
+        this.minInsyncReplicas = minInsyncReplicas;
+    }
+
+    /** HW-2: {@code min(min.insync.replicas, number of replicas)}. */
+    public int effectiveMinIsr() {
+        return Math.max(1, Math.min(minInsyncReplicas, assignment.size()));
+    }
+
+    /** Leader with an ISR smaller than the assignment ({@code UnderReplicatedPartitions}). */
+    public boolean isUnderReplicated() {
+        return isLeader() && isrState.isr().size() < assignment.size();
+    }
+
+    /** Leader with an ISR below the effective min ISR ({@code UnderMinIsrPartitionCount}, HW-2). */
+    public boolean isUnderMinIsr() {
+        return isLeader() && isrState.isr().size() < effectiveMinIsr();
+    }
+
+    /** Leader with an ISR of exactly the effective min ISR ({@code AtMinIsrPartitionCount}). */
+    public boolean isAtMinIsr() {
+        return isLeader() && isrState.isr().size() == effectiveMinIsr();
+    }
+
+    /** Marks the partition's log directory offline: it then answers KAFKA_STORAGE_ERROR (FET-2, §9). */
+    public void markOffline() {
+        offline = true;
+    }
+
+    /** Whether the log directory is offline. */
+    public boolean isOffline() {
+        return offline;
+    }
+
+    @Override
+    public String toString() {
+        return "Partition(" + topicPartition + ", broker=" + localBrokerId + ", leader=" + leaderReplicaId
+                + ", leaderEpoch=" + leaderEpoch + ", partitionEpoch=" + partitionEpoch + ", isr=" + isrState + ")";
+    }
+}

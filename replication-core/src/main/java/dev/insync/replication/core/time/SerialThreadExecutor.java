@@ -1,0 +1,95 @@
+package dev.insync.replication.core.time;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A serial executor backed by one daemon thread named exactly {@link #name()} (e.g.
+ * {@code ReplicaFetcherThread-0-1}). Tasks run one at a time in submission order; a task that
+ * throws is logged and does not stop later tasks. Handed out by {@link ThreadScheduler}.
+ * Submitting after {@link #close()} throws {@link RejectedExecutionException}.
+ */
+public final class SerialThreadExecutor implements Executor, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(SerialThreadExecutor.class);
+
+    private final String name;
+    private final ThreadPoolExecutor pool;
+    private final long closeTimeoutMs;
+    private final Runnable onClose;
+
+    SerialThreadExecutor(String name, long closeTimeoutMs, Runnable onClose) {
+        this.name = name;
+        this.closeTimeoutMs = closeTimeoutMs;
+        this.onClose = onClose;
+        this.pool = new ThreadPoolExecutor(1, 1, 0L, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** The name of this executor's thread. */
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        if (pool.isShutdown()) {
+            throw new RejectedExecutionException("Serial executor " + name + " is closed");
+        }
+        pool.execute(() -> {
+            try {
+                task.run();
+            } catch (Throwable t) {
+                // A failing task must not take the component's thread (and its later tasks) down with it.
+                log.error("Uncaught exception in a task on {}", name, t);
+            }
+        });
+    }
+
+    /** Whether {@link #close()} has been called. */
+    public boolean isClosed() {
+        return pool.isShutdown();
+    }
+
+    /**
+     * Stops accepting tasks, lets queued ones finish for at most the close timeout, then
+     * interrupts the thread. Idempotent; returns within about twice the close timeout.
+     */
+    @Override
+    public void close() {
+        pool.shutdown();
+        try {
+            if (!pool.awaitTermination(closeTimeoutMs, TimeUnit.MILLISECONDS)) {
+                log.warn("Serial executor {} did not finish within {} ms; interrupting it", name, closeTimeoutMs);
+                pool.shutdownNow();
+                if (!pool.awaitTermination(closeTimeoutMs, TimeUnit.MILLISECONDS)) {
+                    log.error("Serial executor {} ignored its interrupt and is still running", name);
+                }
+            }
+        } catch (InterruptedException e) {
+            pool.shutdownNow();
+            Thread.currentThread().interrupt();
+        } finally {
+            onClose.run();
+        }
+    }
+
+    /** Whether the thread has ended after {@link #close()}. */
+    public boolean isTerminated() {
+        return pool.isTerminated();
+    }
+
+    @Override
+    public String toString() {
+        return "SerialThreadExecutor(" + name + ")";
+    }
+}

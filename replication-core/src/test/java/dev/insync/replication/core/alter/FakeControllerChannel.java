@@ -1,0 +1,67 @@
+package dev.insync.replication.core.alter;
+
+import dev.insync.replication.core.metadata.AlterPartitionRequest;
+import dev.insync.replication.core.metadata.AlterPartitionResponse;
+import dev.insync.replication.core.metadata.ControllerChannel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Test double: records every call and hands back futures the test completes on command.
+ */
+public final class FakeControllerChannel implements ControllerChannel {
+
+    /** One recorded AlterPartition call. */
+    public record AlterCall(AlterPartitionRequest request, CompletableFuture<AlterPartitionResponse> response) {
+    }
+
+    /** One recorded registration. */
+    public record RegisterCall(int brokerId, long previousBrokerEpoch, CompletableFuture<Long> response) {
+    }
+
+    /** One recorded heartbeat. */
+    public record HeartbeatCall(int brokerId, long brokerEpoch, long metadataOffset, boolean wantShutDown,
+                                CompletableFuture<HeartbeatResponse> response) {
+    }
+
+    public final List<AlterCall> alterCalls = new ArrayList<>();
+    public final List<RegisterCall> registerCalls = new ArrayList<>();
+    public final List<HeartbeatCall> heartbeatCalls = new ArrayList<>();
+
+    @Override
+    public CompletionStage<AlterPartitionResponse> alterPartition(AlterPartitionRequest request) {
+        AlterCall call = new AlterCall(request, new CompletableFuture<>());
+        alterCalls.add(call);
+        return call.response();
+    }
+
+    @Override
+    public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch) {
+        RegisterCall call = new RegisterCall(brokerId, previousBrokerEpoch, new CompletableFuture<>());
+        registerCalls.add(call);
+        return call.response();
+    }
+
+    @Override
+    public CompletionStage<HeartbeatResponse> heartbeat(int brokerId, long brokerEpoch, long metadataOffset,
+                                                        boolean wantShutDown) {
+        HeartbeatCall call = new HeartbeatCall(brokerId, brokerEpoch, metadataOffset, wantShutDown, new CompletableFuture<>());
+        heartbeatCalls.add(call);
+        return call.response();
+    }
+
+    public AlterCall lastAlter() {
+        return alterCalls.get(alterCalls.size() - 1);
+    }
+
+    public HeartbeatCall lastHeartbeat() {
+        return heartbeatCalls.get(heartbeatCalls.size() - 1);
+    }
+
+    public RegisterCall lastRegister() {
+        return registerCalls.get(registerCalls.size() - 1);
+    }
+}

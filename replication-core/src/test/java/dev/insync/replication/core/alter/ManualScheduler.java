@@ -1,0 +1,107 @@
+package dev.insync.replication.core.alter;
+
+import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.core.time.Time;
+
+import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.PriorityQueue;
+import java.util.concurrent.Executor;
+
+/**
+ * Test double: a deterministic {@link Scheduler} and {@link Time} on a manual clock. Serial
+ * executors queue their tasks; {@link #runReady()} runs queued tasks in submission order on the
+ * calling thread; {@link #advance(long)} moves time forward firing due timers in (time, sequence)
+ * order. Single-threaded: tests drive it from the test thread only.
+ */
+public final class ManualScheduler implements Scheduler, Time {
+
+    private record Timer(long dueMs, long seq, Executor executor, Runnable task, long periodMs, boolean[] cancelled) {
+    }
+
+    private final PriorityQueue<Timer> timers =
+            new PriorityQueue<>(Comparator.comparingLong(Timer::dueMs).thenComparingLong(Timer::seq));
+    private final Deque<Runnable> ready = new ArrayDeque<>();
+    private long nowMs;
+    private long seq;
+
+    public ManualScheduler(long startMs) {
+        this.nowMs = startMs;
+    }
+
+    @Override
+    public long milliseconds() {
+        return nowMs;
+    }
+
+    @Override
+    public long nanoseconds() {
+        return nowMs * 1_000_000L;
+    }
+
+    @Override
+    public Cancellable schedule(Executor executor, Runnable task, long delayMs) {
+        return add(executor, task, delayMs, 0);
+    }
+
+    @Override
+    public Cancellable schedulePeriodically(Executor executor, Runnable task, long initialDelayMs, long periodMs) {
+        return add(executor, task, initialDelayMs, periodMs);
+    }
+
+    private Cancellable add(Executor executor, Runnable task, long delayMs, long periodMs) {
+        boolean[] cancelled = new boolean[1];
+        timers.add(new Timer(nowMs + delayMs, seq++, executor, task, periodMs, cancelled));
+        return () -> cancelled[0] = true;
+    }
+
+    @Override
+    public Executor newSerialExecutor(String name) {
+        return ready::add;
+    }
+
+    @Override
+    public Time time() {
+        return this;
+    }
+
+    /** Runs every queued task (and those they queue) now; returns how many ran. */
+    public int runReady() {
+        int n = 0;
+        while (!ready.isEmpty()) {
+            ready.poll().run();
+            n++;
+        }
+        return n;
+    }
+
+    /** Moves the clock forward by {@code ms}, firing due timers in order and running what they queue. */
+    public void advance(long ms) {
+        long target = nowMs + ms;
+        runReady();
+        while (!timers.isEmpty() && timers.peek().dueMs() <= target) {
+            Timer t = timers.poll();
+            if (t.cancelled()[0]) {
+                continue;
+            }
+            nowMs = Math.max(nowMs, t.dueMs());
+            if (t.periodMs() > 0) {
+                timers.add(new Timer(t.dueMs() + t.periodMs(), seq++, t.executor(), t.task(), t.periodMs(), t.cancelled()));
+            }
+            boolean[] c = t.cancelled();
+            t.executor().execute(() -> {
+                if (!c[0]) {
+                    t.task().run();
+                }
+            });
+            runReady();
+        }
+        nowMs = target;
+    }
+
+    /** Live (not cancelled) timers. */
+    public long pendingTimers() {
+        return timers.stream().filter(t -> !t.cancelled()[0]).count();
+    }
+}

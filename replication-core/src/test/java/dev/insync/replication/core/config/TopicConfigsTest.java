@@ -1,0 +1,45 @@
+package dev.insync.replication.core.config;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TopicConfigsTest {
+
+    @Test
+    @DisplayName("Per-topic min.insync.replicas changes at run time without a restart")
+    void minIsrChangesAtRunTime() {
+        TopicConfigs topics = new TopicConfigs(ReplicationConfig.builder().minInsyncReplicas(2).build());
+        assertThat(topics.minInsyncReplicas("rep")).isEqualTo(2);
+        topics.applyTopicProperties("rep", Map.of("min.insync.replicas", "3"));
+        assertThat(topics.minInsyncReplicas("rep")).isEqualTo(3);
+        assertThat(topics.minInsyncReplicas("other")).isEqualTo(2);
+        topics.setMinInsyncReplicas("rep", 1);
+        assertThat(topics.minInsyncReplicas("rep")).isEqualTo(1);
+        topics.removeOverride("rep");
+        assertThat(topics.minInsyncReplicas("rep")).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("Effective min ISR is min(min.insync.replicas, replicas)")
+    void effectiveMinIsr() {
+        TopicConfigs topics = new TopicConfigs(3);
+        assertThat(topics.effectiveMinIsr("t", 2)).isEqualTo(2);
+        assertThat(topics.effectiveMinIsr("t", 5)).isEqualTo(3);
+    }
+
+    @Test
+    void badOverrideChangesNothing() {
+        TopicConfigs topics = new TopicConfigs(2);
+        topics.setMinInsyncReplicas("t", 3);
+        assertThatThrownBy(() -> topics.setMinInsyncReplicas("t", 0)).hasMessageContaining("t")
+                .hasMessageContaining("min.insync.replicas");
+        assertThatThrownBy(() -> topics.applyTopicProperties("t", Map.of("min.insync.replicas", "many")))
+                .hasMessageContaining("Topic t");
+        assertThat(topics.minInsyncReplicas("t")).isEqualTo(3);
+    }
+}

@@ -1,0 +1,148 @@
+package dev.insync.replication.core.fetcher;
+
+import dev.insync.replication.log.TopicPartition;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Label;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.AlphaChars;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.StringLength;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FetcherManagerTest extends FetcherTestSupport {
+
+    /** A partition whose {@code 31 * topic.hashCode() + partition} is exactly Integer.MIN_VALUE. */
+    static TopicPartition partitionHashingToMinValue() {
+        for (int n = 0; n < 1000; n++) {
+            String topic = "t" + n;
+            int partition = Integer.MIN_VALUE - 31 * topic.hashCode(); // int arithmetic wraps
+            if (partition >= 0) {
+                return new TopicPartition(topic, partition);
+            }
+        }
+        throw new AssertionError("no partition found");
+    }
+
+    @Test
+    @DisplayName("FOL-1 fetcherId: abs of Integer.MIN_VALUE counts as 0")
+    void fol1MinValue() {
+        TopicPartition tp = partitionHashingToMinValue();
+        assertThat(31 * tp.topic().hashCode() + tp.partition()).isEqualTo(Integer.MIN_VALUE);
+        // Math.abs(MIN_VALUE) is negative; a naive formula would give a negative id for 3 fetchers.
+        assertThat(Math.abs(Integer.MIN_VALUE) % 3).isNegative();
+        assertThat(FetcherManager.fetcherId(tp, 3)).isZero();
+        assertThat(FetcherManager.fetcherId(tp, 7)).isZero();
+    }
+
+    @Property(tries = 200)
+    @Label("FOL-1 fetcherId = abs(31 * topic.hashCode() + partition) % num.replica.fetchers")
+    void fol1Formula(@ForAll @AlphaChars @StringLength(min = 1, max = 12) String topic,
+                     @ForAll @IntRange(min = 0, max = 5000) int partition,
+                     @ForAll @IntRange(min = 1, max = 16) int numFetchers) {
+        long v = (int) (31L * topic.hashCode() + partition); // Java int arithmetic wraps the same way
+        long expected = (v == Integer.MIN_VALUE ? 0 : Math.abs(v)) % numFetchers;
+        assertThat(FetcherManager.fetcherId(new TopicPartition(topic, partition), numFetchers))
+                .isEqualTo((int) expected)
+                .isBetween(0, numFetchers - 1);
+    }
+
+    @Test
+    @DisplayName("FOL-1 one fetcher per (leader, fetcherId), executor named ReplicaFetcherThread-<fetcherId>-<leaderId>")
+    void fol1OneFetcherPerLeader() {
+        FetcherManager m = manager(3, 1);
+        FakeFollowerPartition a = new FakeFollowerPartition(DIV0).withBatches(batch(0, 4, 0)).withHighWatermark(5);
+        FakeFollowerPartition b = new FakeFollowerPartition(DIV1).withBatches(batch(0, 1, 0)).withHighWatermark(2);
+        FakeFollowerPartition c = new FakeFollowerPartition(new TopicPartition("other", 0));
+        m.addFetcherForPartitions(Map.of(DIV0, follow(a, 1, 0), DIV1, follow(b, 1, 0)));
+        m.addFetcherForPartitions(Map.of(c.topicPartition(), follow(c, 2, 0)));
+        scheduler.runReady();
+
+        assertThat(scheduler.executorNames()).containsExactly("ReplicaFetcherThread-0-1", "ReplicaFetcherThread-0-2");
+        assertThat(m.fetchers()).extracting(ReplicaFetcher::name)
+                .containsExactly("ReplicaFetcherThread-0-1", "ReplicaFetcherThread-0-2");
+        // One request per leader, carrying all of that leader's partitions.
+        assertThat(transport.sent).hasSize(2);
+        assertThat(transport.sent.get(0).leaderId()).isEqualTo(1);
+        assertThat(transport.sent.get(0).request().partitions().keySet()).containsExactlyInAnyOrder(DIV0, DIV1);
+        assertThat(transport.sent.get(1).leaderId()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("FOL-1 partitions spread over num.replica.fetchers fetchers by fetcherId")
+    void fol1SpreadsByFetcherId() {
+        FetcherManager m = manager(3, 4);
+        for (int p = 0; p < 8; p++) {
+            TopicPartition tp = new TopicPartition("spread", p);
+            m.addFetcherForPartitions(Map.of(tp, follow(new FakeFollowerPartition(tp), 1, 0)));
+        }
+        for (int p = 0; p < 8; p++) {
+            TopicPartition tp = new TopicPartition("spread", p);
+            int id = FetcherManager.fetcherId(tp, 4);
+            assertThat(m.fetcherFor(tp)).get().extracting(ReplicaFetcher::name)
+                    .isEqualTo("ReplicaFetcherThread-" + id + "-1");
+        }
+        assertThat(m.fetchers()).hasSize(4);
+    }
+
+    @Test
+    @DisplayName("FOL-1 a leader change moves the partition to the new leader's fetcher; idle fetchers stop")
+    void fol1LeaderChangeMovesPartition() {
+        FetcherManager m = manager(3, 1);
+        FakeFollowerPartition a = new FakeFollowerPartition(DIV0).withBatches(batch(0, 4, 0)).withHighWatermark(5);
+        m.addFetcherForPartitions(Map.of(DIV0, follow(a, 1, 0)));
+        scheduler.runReady();
+        m.addFetcherForPartitions(Map.of(DIV0, follow(a, 2, 1)));
+        assertThat(m.fetchers()).hasSize(2);
+        assertThat(m.fetchers().get(0).partitionCount()).isZero();
+        m.shutdownIdleFetchers();
+        assertThat(m.fetchers()).extracting(ReplicaFetcher::name).containsExactly("ReplicaFetcherThread-0-2");
+        assertThat(m.fetchState(DIV0)).get().extracting(PartitionFetchState::currentLeaderEpoch).isEqualTo(1);
+
+        m.removeFetcherForPartitions(Set.of(DIV0));
+        assertThat(m.fetchState(DIV0)).isEmpty();
+        m.shutdownIdleFetchers();
+        assertThat(m.fetchers()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("FOL-7 no leader, no fetcher")
+    void fol7NoLeaderNoFetcher() {
+        FakeFollowerPartition a = new FakeFollowerPartition(DIV0);
+        assertThatThrownBy(() -> new InitialFetchState(a, -1, 3, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("div-0");
+    }
+
+    @Test
+    @DisplayName("FOL-7 initialFetchOffset is the LEO with epoch information, else the HW")
+    void fol7InitialFetchOffset() {
+        FakeFollowerPartition withEpochs = new FakeFollowerPartition(DIV0).withBatches(batch(0, 9, 0))
+                .withHighWatermark(4);
+        FakeFollowerPartition withoutEpochs = new FakeFollowerPartition(DIV1).withBatches(batch(0, 9, -1))
+                .withHighWatermark(4);
+        assertThat(FetcherManager.initialFetchOffset(withEpochs)).isEqualTo(10);
+        assertThat(FetcherManager.initialFetchOffset(withoutEpochs)).isEqualTo(4);
+    }
+
+    @Test
+    @DisplayName("FOL-1 shutdown stops every fetcher: no further requests")
+    void fol1Shutdown() {
+        FetcherManager m = manager(3, 1);
+        FakeFollowerPartition a = new FakeFollowerPartition(DIV0).withBatches(batch(0, 4, 0)).withHighWatermark(5);
+        m.addFetcherForPartitions(Map.of(DIV0, follow(a, 1, 0)));
+        scheduler.runReady();
+        assertThat(transport.sent).hasSize(1);
+        m.shutdown();
+        transport.last().future().complete(response(DIV0, data(5, 0, 5, FakeFollowerPartition.records())));
+        scheduler.advance(10_000);
+        assertThat(transport.sent).hasSize(1);
+        assertThat(m.fetchers()).isEmpty();
+    }
+}

@@ -1,0 +1,184 @@
+package dev.insync.replication.core.partition;
+
+import dev.insync.replication.core.metadata.AlterPartitionRequest;
+import dev.insync.replication.core.partition.IsrState.CommittedIsr;
+import dev.insync.replication.core.partition.IsrState.PendingExpandIsr;
+import dev.insync.replication.core.partition.IsrState.PendingShrinkIsr;
+import dev.insync.replication.core.replica.ReplicaState;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+import static dev.insync.replication.core.partition.Partition.AlterPartitionOutcome.COMMIT;
+import static dev.insync.replication.core.partition.Partition.AlterPartitionOutcome.IGNORE;
+import static dev.insync.replication.core.partition.Partition.AlterPartitionOutcome.RESUBMIT;
+import static dev.insync.replication.core.partition.Partition.AlterPartitionOutcome.REVERT;
+import static dev.insync.replication.core.partition.Partition.AlterPartitionOutcome.STAY_PENDING;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The partition's decisions as plain functions over state and a clock value (no threads, no files). */
+class PartitionLogicTest {
+
+    private static final long LAG = 5000L;
+    private static final IsrProposal DUMMY = new IsrProposal(new AlterPartitionRequest.Item(
+            new TopicPartition("rep", 0), 0, 0, List.of(), false));
+
+    private static ReplicaState at(long leo, long lastCaughtUpMs, long brokerEpoch) {
+        return new ReplicaState(0L, leo, leo, lastCaughtUpMs, lastCaughtUpMs, brokerEpoch);
+    }
+
+    private static Map<Integer, ReplicaState> states(Object... idAndState) {
+        Map<Integer, ReplicaState> map = new LinkedHashMap<>();
+        for (int i = 0; i < idAndState.length; i += 2) {
+            map.put((Integer) idAndState[i], (ReplicaState) idAndState[i + 1]);
+        }
+        return map;
+    }
+
+    @Test
+    @DisplayName("HW-1 candidate is the leader LEO lowered to every maximal-ISR member's LEO")
+    void hw1MaximalIsr() {
+        Map<Integer, ReplicaState> s = states(2, at(15, 0, 1), 3, at(12, 0, 1));
+        assertThat(Partition.highWatermarkCandidate(18, s, List.of(1, 2, 3), 100_000, LAG, ReplicaEligibility.ALL_ELIGIBLE))
+                .isEqualTo(12);
+        // 3 is neither in the ISR nor caught up (last caught up long ago): it does not hold the HW back
+        assertThat(Partition.highWatermarkCandidate(18, s, List.of(1, 2), 100_000, LAG, ReplicaEligibility.ALL_ELIGIBLE))
+                .isEqualTo(15);
+        // unknown LEO (-1) of an ISR member after a leader change holds the HW at -1 (HW-4)
+        Map<Integer, ReplicaState> unknown = states(2, ReplicaState.EMPTY);
+        assertThat(Partition.highWatermarkCandidate(18, unknown, List.of(1, 2), 0, LAG, ReplicaEligibility.ALL_ELIGIBLE))
+                .isEqualTo(-1);
+    }
+
+    @Test
+    @DisplayName("HW-1 a caught-up, ISR-eligible replica outside the ISR holds the HW back; an ineligible one does not")
+    void hw1WaitsForJoiningReplica() {
+        Map<Integer, ReplicaState> s = states(2, at(15, 99_000, 7));
+        assertThat(Partition.highWatermarkCandidate(18, s, List.of(1), 100_000, LAG, ReplicaEligibility.ALL_ELIGIBLE))
+                .isEqualTo(15);
+        ReplicaEligibility fenced = eligibility(false);
+        assertThat(Partition.highWatermarkCandidate(18, s, List.of(1), 100_000, LAG, fenced)).isEqualTo(18);
+    }
+
+    @Test
+    @DisplayName("ISR-4 HW-1 the HW is computed over the maximal ISR: pending expand counts the joiner, pending shrink the leavers")
+    void isr4MaximalIsrInCandidate() {
+        Map<Integer, ReplicaState> s = states(2, at(18, 0, 1), 3, at(12, 0, 1));
+        IsrState shrink = new PendingShrinkIsr(List.of(1, 2, 3), List.of(3), DUMMY, new CommittedIsr(List.of(1, 2, 3)));
+        assertThat(shrink.maximalIsr()).containsExactly(1, 2, 3);
+        assertThat(Partition.highWatermarkCandidate(18, s, shrink.maximalIsr(), 100_000, LAG, eligibility(false)))
+                .as("a pending shrink cannot move the HW forward").isEqualTo(12);
+        IsrState expand = new PendingExpandIsr(List.of(1, 2), 3, DUMMY, new CommittedIsr(List.of(1, 2)));
+        assertThat(expand.maximalIsr()).containsExactly(1, 2, 3);
+        assertThat(Partition.highWatermarkCandidate(18, s, expand.maximalIsr(), 100_000, LAG, eligibility(false)))
+                .as("a pending expand already waits for the joiner").isEqualTo(12);
+    }
+
+    @Test
+    @DisplayName("ISR-4 states: committed is not in flight; pending expand/shrink are, and remember the last committed state")
+    void isr4States() {
+        CommittedIsr committed = new CommittedIsr(List.of(1, 2));
+        assertThat(committed.isInflight()).isFalse();
+        assertThat(committed.maximalIsr()).containsExactly(1, 2);
+        assertThat(committed.lastCommittedState()).isSameAs(committed);
+        PendingExpandIsr expand = new PendingExpandIsr(List.of(1, 2), 3, DUMMY, committed);
+        assertThat(expand.isInflight()).isTrue();
+        assertThat(expand.isr()).containsExactly(1, 2);
+        assertThat(expand.lastCommittedState()).isSameAs(committed);
+        PendingShrinkIsr shrink = new PendingShrinkIsr(List.of(1, 2), List.of(2), DUMMY, committed);
+        assertThat(shrink.isInflight()).isTrue();
+        assertThat(shrink.maximalIsr()).containsExactly(1, 2);
+    }
+
+    @Test
+    @DisplayName("ISR-1 out-of-sync = ISR members other than the leader that are not caught up; none while a change is in flight")
+    void isr1OutOfSync() {
+        Map<Integer, ReplicaState> s = states(2, at(18, 90_000, 1), 3, at(12, 90_000, 1));
+        CommittedIsr isr = new CommittedIsr(List.of(1, 2, 3));
+        // 3 last caught up at 90 000; lag 5000: still in sync at 95 000, out at 95 001
+        assertThat(Partition.outOfSyncReplicas(isr, 1, s, 18, 95_000, LAG)).isEmpty();
+        assertThat(Partition.outOfSyncReplicas(isr, 1, s, 18, 95_001, LAG)).containsExactly(3);
+        // 2 has the leader's LEO: caught up however long ago
+        assertThat(Partition.outOfSyncReplicas(isr, 1, s, 18, 1_000_000, LAG)).containsExactly(3);
+        IsrState inflight = new PendingExpandIsr(List.of(1, 2, 3), 4, DUMMY, isr);
+        assertThat(Partition.outOfSyncReplicas(inflight, 1, s, 18, 1_000_000, LAG)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("ISR-1 a stopped follower of a partition that receives no writes stays in sync (lag is time, not count)")
+    void isr1IdlePartition() {
+        Map<Integer, ReplicaState> s = states(2, at(10, 1000, 1), 3, at(10, 1000, 1));
+        assertThat(Partition.outOfSyncReplicas(new CommittedIsr(List.of(1, 2, 3)), 1, s, 10, 1000 + 12_000, LAG))
+                .isEmpty();
+    }
+
+    @ParameterizedTest(name = "ISR-2 follower LEO {0}, HW {1}, epoch start {2} -> in sync {3}")
+    @DisplayName("ISR-2 a follower may join when its LEO reaches the HW and the leader epoch's start offset")
+    @CsvSource({
+            "12, 12, 10, true",
+            "11, 12, 10, false",  // below HW
+            "12, 10, 15, false",  // below the start of the current leader epoch
+            "15, 10, 15, true",
+            "20, 10, -1, false",  // not leader (no epoch start)
+    })
+    void isr2FollowerInSync(long leo, long hw, long epochStart, boolean expected) {
+        assertThat(Partition.isFollowerInSync(leo, hw, epochStart)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "ISR-5 {0} (result epochs {1}/{2}, current 3/5) -> {3}")
+    @DisplayName("ISR-5 the per-partition result table")
+    @CsvSource({
+            "NONE, 3, 5, COMMIT",
+            "NONE, 3, 6, COMMIT",
+            "NONE, 3, 4, IGNORE",                 // partition epoch below the current one
+            "NONE, 4, 6, IGNORE",                 // another leader epoch
+            "OPERATION_NOT_ATTEMPTED, -1, -1, REVERT",
+            "INELIGIBLE_REPLICA, -1, -1, REVERT",
+            "UNKNOWN_TOPIC_OR_PARTITION, -1, -1, STAY_PENDING",
+            "FENCED_LEADER_EPOCH, -1, -1, STAY_PENDING",
+            "INVALID_UPDATE_VERSION, -1, -1, STAY_PENDING",
+            "INVALID_REQUEST, -1, -1, STAY_PENDING",
+            "NEW_LEADER_ELECTED, -1, -1, STAY_PENDING",
+            "NOT_CONTROLLER, -1, -1, RESUBMIT",
+            "UNKNOWN_SERVER_ERROR, -1, -1, RESUBMIT",
+            "REQUEST_TIMED_OUT, -1, -1, RESUBMIT",
+    })
+    void isr5Table(Errors error, int leaderEpoch, int partitionEpoch, Partition.AlterPartitionOutcome expected) {
+        assertThat(Partition.interpret(error, leaderEpoch, partitionEpoch, 3, 5)).isEqualTo(expected);
+        assertThat(List.of(COMMIT, IGNORE, REVERT, STAY_PENDING, RESUBMIT)).contains(expected);
+    }
+
+    @Test
+    @DisplayName("ISR-1 ISR-5 log lines have the seed's wording")
+    void logLines() {
+        Map<Integer, ReplicaState> oos = states(3, at(12, 4242, 1));
+        assertThat(Partition.shrinkingIsrMessage(List.of(1, 2, 3), List.of(1, 2), 12, 18, oos)).isEqualTo(
+                "Shrinking ISR from 1,2,3 to 1,2. Leader: (highWatermark: 12, endOffset: 18). "
+                        + "Out of sync replicas: (brokerId: 3, endOffset: 12, lastCaughtUpTimeMs: 4242).");
+        assertThat(Partition.isrUpdatedMessage(List.of(1, 2), false, 1)).isEqualTo("ISR updated to 1,2  and version updated to 1");
+        assertThat(Partition.isrUpdatedMessage(List.of(1), true, 3))
+                .isEqualTo("ISR updated to 1 (under-min-isr) and version updated to 3");
+    }
+
+    static ReplicaEligibility eligibility(boolean eligible) {
+        return new ReplicaEligibility() {
+            @Override
+            public boolean isBrokerEligible(int brokerId, long brokerEpochFromFetch) {
+                return eligible;
+            }
+
+            @Override
+            public OptionalLong registeredBrokerEpoch(int brokerId) {
+                return OptionalLong.empty();
+            }
+        };
+    }
+}

@@ -1,0 +1,81 @@
+package dev.insync.replication.log.checkpoint;
+
+import dev.insync.replication.log.ApiException;
+import dev.insync.replication.log.Errors;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * LOG-9's atomic replace: write {@code <file>.tmp}, fsync it, rename it over {@code file}, fsync
+ * the directory. A reader sees either the old content or the new, never a mix; a failure before the
+ * rename leaves the old file untouched and removes the temp file.
+ */
+final class AtomicFileWrite {
+
+    /** Writes the content; may throw anything, which aborts the replace. */
+    @FunctionalInterface
+    interface Content {
+        void writeTo(Writer writer) throws IOException;
+    }
+
+    private AtomicFileWrite() {
+    }
+
+    /** The temp file used while replacing {@code file}. */
+    static Path tempFileFor(Path file) {
+        return file.resolveSibling(file.getFileName() + ".tmp");
+    }
+
+    /**
+     * Atomically replaces {@code file} with {@code content}.
+     *
+     * @throws ApiException KAFKA_STORAGE_ERROR naming the file on an I/O failure
+     */
+    static void replace(Path file, Content content) {
+        Path tmp = tempFileFor(file);
+        boolean renamed = false;
+        try {
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                Writer writer = new BufferedWriter(Channels.newWriter(channel, StandardCharsets.UTF_8));
+                content.writeTo(writer);
+                writer.flush();
+                channel.force(true);
+            }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            renamed = true;
+            fsyncDirectory(file.toAbsolutePath().getParent());
+        } catch (IOException e) {
+            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not write " + file + ": " + e, e);
+        } finally {
+            if (!renamed) {
+                deleteQuietly(tmp);
+            }
+        }
+    }
+
+    /** Makes a rename or delete in {@code dir} durable (Linux and macOS allow opening a directory for this). */
+    static void fsyncDirectory(Path dir) throws IOException {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+
+    private static void deleteQuietly(Path tmp) {
+        try {
+            Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+            // The write already failed and reports that; a stale temp file is ignored by readers
+            // and replaced by the next write.
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.insync.replication.log.checkpoint;
+
+/**
+ * How one entry of a checkpoint file is written to and read from its line (LOG-9).
+ *
+ * @param <T> the entry type
+ */
+public interface EntryFormat<T> {
+
+    /**
+     * The entry as one line, without the line terminator. Must not contain a line break.
+     *
+     * @throws IllegalArgumentException if the entry cannot be written (nothing is written then)
+     */
+    String format(T entry);
+
+    /**
+     * Parses one line written by {@link #format}.
+     *
+     * @throws RuntimeException (typically {@link IllegalArgumentException}) if the line is malformed;
+     *                          {@link CheckpointFile} turns it into a {@link CorruptCheckpointException}
+     *                          naming the file and line
+     */
+    T parse(String line);
+
+    /**
+     * Splits a line into exactly {@code count} fields separated by single spaces, none of them empty.
+     *
+     * @throws IllegalArgumentException if the line has another shape
+     */
+    static String[] fields(String line, int count) {
+        String[] fields = line.split(" ", -1);
+        if (fields.length != count) {
+            throw new IllegalArgumentException("expected " + count + " space-separated fields but found "
+                    + fields.length + " in '" + line + "'");
+        }
+        for (String field : fields) {
+            if (field.isEmpty()) {
+                throw new IllegalArgumentException("empty field in '" + line + "'");
+            }
+        }
+        return fields;
+    }
+
+    /**
+     * Parses a non-negative decimal {@code long} field.
+     *
+     * @throws IllegalArgumentException if it is not one
+     */
+    static long nonNegativeLong(String field, String what) {
+        long value;
+        try {
+            value = Long.parseLong(field);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what + " '" + field + "' is not a number", e);
+        }
+        if (value < 0) {
+            throw new IllegalArgumentException(what + " " + value + " is negative");
+        }
+        return value;
+    }
+
+    /**
+     * Parses a non-negative decimal {@code int} field.
+     *
+     * @throws IllegalArgumentException if it is not one
+     */
+    static int nonNegativeInt(String field, String what) {
+        long value = nonNegativeLong(field, what);
+        if (value > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(what + " " + value + " does not fit an int");
+        }
+        return (int) value;
+    }
+}

@@ -1,0 +1,112 @@
+package dev.insync.replication.log.record;
+
+import dev.insync.replication.log.ApiException;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Validates a whole {@link MemoryRecords} before any of it is written (LOG-5). It only reads: on
+ * any failure nothing has been changed and the caller writes nothing.
+ *
+ * <p>Per batch, in order (like Kafka's broker): framing (header present, batchLength within the
+ * buffer and at least a header, magic 2) then size against {@code maxMessageBytes}, then CRC-32C,
+ * then compression (unsupported), then record count against lastOffsetDelta, then every record's
+ * structure and consecutive offset deltas.
+ *
+ * <ul>
+ *   <li>CORRUPT_MESSAGE: truncated batch, batchLength below a header or beyond the buffer, wrong
+ *       magic, CRC mismatch, record count not equal to lastOffsetDelta + 1 or not matching the
+ *       records actually present, malformed record bytes, unknown codec id;</li>
+ *   <li>MESSAGE_TOO_LARGE: a batch larger than {@code maxMessageBytes};</li>
+ *   <li>INVALID_RECORD: a record whose offsetDelta is not its index, a compressed batch.</li>
+ * </ul>
+ * Every message names the partition and the batch's position and base offset.
+ */
+public final class RecordsValidator {
+
+    private RecordsValidator() {
+    }
+
+    /**
+     * @param maxMessageBytes largest batch size accepted (pass {@link Integer#MAX_VALUE} for a
+     *                        follower append, which skips the size check, LOG-4)
+     * @throws ApiException as listed in the class comment
+     */
+    public static RecordsSummary validate(MemoryRecords records, int maxMessageBytes, TopicPartition tp) {
+        ByteBuffer buf = records.sharedBuffer();
+        int pos = 0;
+        int limit = buf.limit();
+        int batchCount = 0;
+        int recordCount = 0;
+        long firstOffset = -1;
+        long lastOffset = -1;
+        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+        long offsetOfMaxTimestamp = -1;
+        boolean monotonic = true;
+        while (pos < limit) {
+            RecordBatch batch = frame(buf, pos, tp);
+            if (batch.sizeInBytes() > maxMessageBytes) {
+                throw Errors.MESSAGE_TOO_LARGE.exception(where(batch, pos, tp) + " is " + batch.sizeInBytes()
+                        + " bytes, above max.message.bytes " + maxMessageBytes);
+            }
+            long stored = batch.checksum();
+            long computed = batch.computeChecksum();
+            if (stored != computed) {
+                throw Errors.CORRUPT_MESSAGE.exception(where(batch, pos, tp) + " failed its CRC: stored " + stored
+                        + ", computed " + computed);
+            }
+            int count = batch.recordCount();
+            int lastDelta = batch.lastOffsetDelta();
+            if (count <= 0 || (long) lastDelta + 1 != count) {
+                throw Errors.CORRUPT_MESSAGE.exception(where(batch, pos, tp) + " has record count " + count
+                        + " but lastOffsetDelta " + lastDelta + "; an uncompressed v2 batch needs count = lastOffsetDelta + 1 > 0");
+            }
+            RecordBatch.RecordsCheck check;
+            try {
+                check = batch.checkRecords();
+            } catch (ApiException e) {
+                throw new ApiException(e.error(), e.getMessage() + " (position " + pos + " of " + tp + ")", e);
+            }
+            if (batchCount == 0) {
+                firstOffset = batch.baseOffset();
+            } else if (batch.baseOffset() <= lastOffset) {
+                monotonic = false;
+            }
+            lastOffset = batch.lastOffset();
+            if (check.maxTimestamp() > maxTimestamp) {
+                maxTimestamp = check.maxTimestamp();
+                offsetOfMaxTimestamp = check.offsetOfMaxTimestamp();
+            }
+            batchCount++;
+            recordCount += count;
+            pos += batch.sizeInBytes();
+        }
+        return new RecordsSummary(batchCount, firstOffset, lastOffset, recordCount, maxTimestamp,
+                offsetOfMaxTimestamp, limit, monotonic);
+    }
+
+    /** Names a batch in an error message; built only when one is thrown. */
+    private static String where(RecordBatch batch, int pos, TopicPartition tp) {
+        return "Record batch at position " + pos + " (base offset " + batch.baseOffset() + ") of " + tp;
+    }
+
+    private static RecordBatch frame(ByteBuffer buf, int pos, TopicPartition tp) {
+        int size;
+        try {
+            size = RecordBatch.batchSizeAt(buf, pos);
+        } catch (ApiException e) {
+            throw new ApiException(e.error(), e.getMessage() + " (in " + tp + ")", e);
+        }
+        if (size < 0) {
+            String declared = buf.limit() - pos >= RecordBatch.LENGTH_OFFSET + 4
+                    ? ", batch at base offset " + buf.getLong(pos) + " declares "
+                      + ((long) buf.getInt(pos + RecordBatch.LENGTH_OFFSET) + RecordBatch.LOG_OVERHEAD) + " bytes"
+                    : ", fewer than the " + RecordBatch.FRAMING_HEADER_SIZE + "-byte batch framing header";
+            throw Errors.CORRUPT_MESSAGE.exception("Truncated record batch at position " + pos + " of " + tp
+                    + ": " + (buf.limit() - pos) + " bytes remain" + declared);
+        }
+        return new RecordBatch(buf.slice(pos, size));
+    }
+}

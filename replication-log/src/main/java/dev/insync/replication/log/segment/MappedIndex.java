@@ -1,0 +1,188 @@
+package dev.insync.replication.log.segment;
+
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A memory-mapped, sparse, fixed-entry-size index file shared by {@link OffsetIndex} and
+ * {@link TimeIndex} (LOG-2). A new index is preallocated to {@code maxIndexSize} bytes so appends
+ * never grow the file; it is trimmed to its real size when its segment stops being active or is
+ * closed, so Kafka's tools see exactly the entries written.
+ *
+ * <p>Threads: one writer at a time (the log's lock); readers may search concurrently. The entry
+ * count is volatile and is raised only after the entry's bytes are written, so a reader never sees
+ * a half-written entry. Mapped buffers are never unmapped explicitly (a concurrent reader could
+ * still be searching one); the GC releases them.
+ */
+abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
+
+    protected final long baseOffset;
+    protected final int entrySize;
+    private volatile Path file;
+    private volatile MappedByteBuffer mmap;
+    private volatile int entries;
+    private volatile int maxEntries;
+
+    MappedIndex(Path file, long baseOffset, int maxIndexSize, int entrySize) throws IOException {
+        this.file = file;
+        this.baseOffset = baseOffset;
+        this.entrySize = entrySize;
+        boolean existed = Files.exists(file);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            long length = ch.size();
+            int mapSize;
+            if (!existed || length == 0) {
+                mapSize = roundDown(maxIndexSize);
+                ch.truncate(0);
+                this.entries = 0;
+            } else {
+                if (length > Integer.MAX_VALUE) {
+                    throw new IOException("Index file " + file + " is " + length + " bytes, above the 2 GiB limit");
+                }
+                mapSize = roundDown((int) length);
+                this.entries = mapSize / entrySize;
+            }
+            this.mmap = ch.map(FileChannel.MapMode.READ_WRITE, 0, mapSize);
+            this.maxEntries = mapSize / entrySize;
+        }
+    }
+
+    private int roundDown(int bytes) {
+        return Math.max(0, bytes / entrySize * entrySize);
+    }
+
+    /** The index file. */
+    public Path file() {
+        return file;
+    }
+
+    /** The segment's base offset: entries store offsets relative to it. */
+    public long baseOffset() {
+        return baseOffset;
+    }
+
+    /** Number of entries written. */
+    public int entries() {
+        return entries;
+    }
+
+    /** Maximum number of entries the current mapping holds. */
+    public int maxEntries() {
+        return maxEntries;
+    }
+
+    /** Bytes of real entries (what the file is trimmed to). */
+    public int sizeInBytes() {
+        return entries * entrySize;
+    }
+
+    /** Whether no further entry fits. */
+    public boolean isFull() {
+        return entries >= maxEntries;
+    }
+
+    protected final MappedByteBuffer buffer() {
+        return mmap;
+    }
+
+    /** Publishes one more entry whose bytes the subclass has just written at slot {@code entries}. */
+    protected final void publishEntry() {
+        entries = entries + 1;
+    }
+
+    protected final void truncateToEntries(int n) {
+        if (n < 0 || n > entries) {
+            throw new IllegalArgumentException("Cannot truncate index " + file + " with " + entries + " entries to " + n);
+        }
+        entries = n;
+    }
+
+    protected final int relativeOffset(long offset) {
+        long rel = offset - baseOffset;
+        if (rel < 0 || rel > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Offset " + offset + " is not representable relative to base offset "
+                    + baseOffset + " in " + file);
+        }
+        return (int) rel;
+    }
+
+    /**
+     * Resizes the file and the mapping to {@code newSize} bytes (rounded down to whole entries,
+     * never below the written entries): preallocates for the active segment, trims otherwise.
+     */
+    public void resize(int newSize) throws IOException {
+        int size = Math.max(roundDown(newSize), sizeInBytes());
+        if (size == mmap.capacity()) {
+            return;
+        }
+        mmap.force();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            if (ch.size() > size) {
+                ch.truncate(size);
+            }
+            MappedByteBuffer remapped = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
+            this.mmap = remapped;
+            this.maxEntries = size / entrySize;
+        }
+    }
+
+    /** Trims the file to the written entries. */
+    public void trimToValidSize() throws IOException {
+        resize(sizeInBytes());
+    }
+
+    /** Forces the written entries to disk. */
+    public void flush() {
+        mmap.force();
+    }
+
+    /** Removes every entry. */
+    public void reset() {
+        entries = 0;
+    }
+
+    /** Trims the file; the mapping is released by the GC. */
+    public void close() throws IOException {
+        trimToValidSize();
+    }
+
+    /** Deletes the file if present. */
+    public void deleteIfExists() throws IOException {
+        Files.deleteIfExists(file);
+    }
+
+    /**
+     * Checks the entries are well formed; returns null if so, else why not.
+     *
+     * @param logSizeInBytes the size of the segment's log file, which every position must be below
+     */
+    public abstract String sanityCheck(long logSizeInBytes);
+
+    /**
+     * Binary search: the largest slot whose key is at most {@code target}, or -1 if none.
+     */
+    protected final int largestLowerBoundSlot(long target) {
+        int lo = 0;
+        int hi = entries - 1;
+        if (hi < 0 || keyAt(0) > target) {
+            return -1;
+        }
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (keyAt(mid) <= target) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    /** The search key of the entry at {@code slot}. */
+    protected abstract long keyAt(int slot);
+}

@@ -1,0 +1,101 @@
+package dev.insync.replication.log.segment;
+
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.file.Path;
+
+/**
+ * The {@code .index} file (LOG-2): entries of (offset relative to the segment's base offset, int32;
+ * file position, int32), the layout Kafka reads. An entry maps the last offset of a batch to the
+ * position where that batch starts; one is added every {@code index.interval.bytes} of log data.
+ * A lookup returns the entry of the largest indexed offset at most the target, from where a short
+ * scan finds the batch containing the target.
+ */
+public final class OffsetIndex extends MappedIndex {
+
+    /** Bytes per entry. */
+    public static final int ENTRY_SIZE = 8;
+
+    /** An offset and the file position of the batch ending at (or containing) it. */
+    public record Position(long offset, int position) {
+    }
+
+    /** Opens or creates the index at {@code file}; a new one is preallocated to {@code maxIndexSize}. */
+    public OffsetIndex(Path file, long baseOffset, int maxIndexSize) throws IOException {
+        super(file, baseOffset, maxIndexSize, ENTRY_SIZE);
+    }
+
+    /** Appends an entry; offsets and positions must increase. */
+    public void append(long offset, int position) {
+        int n = entries();
+        if (n >= maxEntries()) {
+            throw new IllegalStateException("Index " + file() + " is full at " + n + " entries; cannot add offset " + offset);
+        }
+        if (n > 0 && (offset <= lastEntry().offset() || position <= lastEntry().position())) {
+            throw new IllegalArgumentException("Index entry (" + offset + ", " + position + ") does not follow "
+                    + lastEntry() + " in " + file());
+        }
+        MappedByteBuffer buf = buffer();
+        buf.putInt(n * ENTRY_SIZE, relativeOffset(offset));
+        buf.putInt(n * ENTRY_SIZE + 4, position);
+        publishEntry();
+    }
+
+    /** The entry at {@code slot}. */
+    public Position entry(int slot) {
+        MappedByteBuffer buf = buffer();
+        return new Position(baseOffset + buf.getInt(slot * ENTRY_SIZE), buf.getInt(slot * ENTRY_SIZE + 4));
+    }
+
+    /** The last entry, or (baseOffset, 0) if there is none. */
+    public Position lastEntry() {
+        int n = entries();
+        return n == 0 ? new Position(baseOffset, 0) : entry(n - 1);
+    }
+
+    /**
+     * The entry with the largest offset at most {@code targetOffset}, or (baseOffset, 0): the batch
+     * containing {@code targetOffset} starts at or after the returned position.
+     */
+    public Position lookup(long targetOffset) {
+        int slot = largestLowerBoundSlot(targetOffset - baseOffset);
+        return slot < 0 ? new Position(baseOffset, 0) : entry(slot);
+    }
+
+    /** Removes every entry whose offset is at or above {@code offset}. */
+    public void truncateTo(long offset) {
+        int slot = largestLowerBoundSlot(offset - baseOffset);
+        int keep;
+        if (slot < 0) {
+            keep = 0;
+        } else {
+            keep = entry(slot).offset() == offset ? slot : slot + 1;
+        }
+        truncateToEntries(keep);
+    }
+
+    @Override
+    protected long keyAt(int slot) {
+        return buffer().getInt(slot * ENTRY_SIZE);
+    }
+
+    @Override
+    public String sanityCheck(long logSizeInBytes) {
+        long prevOffset = -1;
+        long prevPosition = -1;
+        for (int i = 0; i < entries(); i++) {
+            int rel = buffer().getInt(i * ENTRY_SIZE);
+            int pos = buffer().getInt(i * ENTRY_SIZE + 4);
+            if (rel < 0 || pos < 0 || rel <= prevOffset || pos <= prevPosition) {
+                return "entry " + i + " (relative offset " + rel + ", position " + pos
+                        + ") does not increase over the previous one";
+            }
+            if (pos >= logSizeInBytes) {
+                return "entry " + i + " points at position " + pos + " beyond the log size " + logSizeInBytes;
+            }
+            prevOffset = rel;
+            prevPosition = pos;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,372 @@
+package dev.insync.replication.testkit.network;
+
+import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.MetadataDelta;
+import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.core.rpc.ReplicaTransport;
+import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.testkit.sim.NodeId;
+import dev.insync.replication.testkit.sim.NodeRuntime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Connects the nodes of an in-process cluster. A send becomes a delivery task on the receiver's
+ * {@code network} executor after a link delay; the receiver's handler runs there, and its response
+ * travels back the same way and completes the sender's future on the sender's {@code network}
+ * executor. Because both ends are node-tagged tasks of the {@link NodeRuntime}, a paused receiver
+ * queues its messages (they are delivered when it resumes), a killed receiver loses what was in
+ * flight, and a killed sender never sees the answer.
+ *
+ * <p>Per directed link: a delay range and a drop probability ({@link LinkConfig}, random draws from
+ * the runtime's seeded source), FIFO delivery (a message never overtakes an earlier one on the same
+ * link), and cuts ({@link #partition}, {@link #partitionOneWay}, {@link #isolate}, {@link #heal}). A
+ * lost message leaves the sender's future incomplete ({@link LossMode#NEVER_COMPLETE}, as a hung
+ * TCP connection; timeouts are the caller's) or fails it with a {@link NetworkException}
+ * ({@link LossMode#FAIL}). A cut also loses messages already in flight on that link.
+ *
+ * <p>Generic: {@link #send(NodeId, NodeId, ServiceKey, Object)} with handlers bound per node and
+ * {@link ServiceKey}; {@link #transportFor(int)} and {@link #controllerChannelFor(int)} are the
+ * {@link ReplicaTransport} and {@link ControllerChannel} adapters over it. Handlers are bound per
+ * incarnation: a restarted node binds again.
+ *
+ * <p>Thread-safety: all methods are synchronized, so that the network also serves a real-time
+ * runtime; on the simulator there is only one thread anyway.
+ */
+public final class InMemoryNetwork {
+
+    /** What happens to the sender's future when its message or the response is lost. */
+    public enum LossMode {
+        /** The future never completes (the default; the caller's timeout handles it). */
+        NEVER_COMPLETE,
+        /** The future fails with a {@link NetworkException} after the link delay. */
+        FAIL
+    }
+
+    /** Name of the executor of every node on which messages are delivered. */
+    public static final String NETWORK_EXECUTOR = "network";
+
+    private static final Logger log = LoggerFactory.getLogger(InMemoryNetwork.class);
+
+    private final NodeRuntime runtime;
+    private LinkConfig defaultLink = LinkConfig.DEFAULT;
+    private LossMode lossMode = LossMode.NEVER_COMPLETE;
+    private final Map<Link, LinkConfig> linkConfigs = new HashMap<>();
+    private final Map<Link, Long> lastDeliveryMs = new HashMap<>();
+    private final Set<Link> cut = new HashSet<>();
+    private final Set<NodeId> isolated = new HashSet<>();
+    private final Map<Binding, Bound<?, ?>> handlers = new HashMap<>();
+    private final Map<NodeId, Endpoint> endpoints = new HashMap<>();
+    private long sent;
+    private long delivered;
+    private long lost;
+
+    /** A network over {@code runtime} (an {@code EventLoop} for simulation). */
+    public InMemoryNetwork(NodeRuntime runtime) {
+        this.runtime = Objects.requireNonNull(runtime, "runtime");
+    }
+
+    /** The runtime the network delivers on. */
+    public NodeRuntime runtime() {
+        return runtime;
+    }
+
+    // ---------------------------------------------------------------- handlers and sending
+
+    /**
+     * Binds {@code handler} for {@code key} on the current incarnation of {@code node}, replacing an
+     * earlier binding. The handler runs on the node's {@value #NETWORK_EXECUTOR} executor; its
+     * stage may complete later (e.g. a parked fetch), from any task of the node.
+     */
+    public synchronized <Q, R> void bind(NodeId node, ServiceKey<Q, R> key,
+                                         Function<? super Q, ? extends CompletionStage<R>> handler) {
+        Objects.requireNonNull(handler, "handler");
+        handlers.put(new Binding(node, key.name()), new Bound<>(runtime.incarnation(node), handler));
+    }
+
+    /**
+     * Sends {@code request} from {@code from} to the handler bound for {@code key} on {@code to}.
+     * A receiver with no handler for {@code key} (never bound, or bound by a killed incarnation)
+     * loses the message.
+     */
+    public <Q, R> CompletableFuture<R> send(NodeId from, NodeId to, ServiceKey<Q, R> key, Q request) {
+        Objects.requireNonNull(request, "request");
+        return send(from, to, key.name(), request, q -> invokeBound(to, key, q));
+    }
+
+    /**
+     * The generic primitive: delivers {@code request} to {@code to}, runs {@code handler} there, and
+     * carries its response back to {@code from}. {@code label} names the message in logs and traces.
+     */
+    public synchronized <Q, R> CompletableFuture<R> send(NodeId from, NodeId to, String label, Q request,
+                                                         Function<? super Q, ? extends CompletionStage<R>> handler) {
+        Objects.requireNonNull(handler, "handler");
+        CompletableFuture<R> result = new CompletableFuture<>();
+        Endpoint sender = endpoint(from);
+        sent++;
+        deliver(from, to, label, () -> {
+            CompletionStage<R> stage;
+            try {
+                stage = handler.apply(request);
+            } catch (RuntimeException e) {
+                stage = CompletableFuture.failedFuture(e);
+            }
+            stage.whenComplete((response, error) -> respond(to, from, sender, label, result, response, error));
+        }, reason -> lose(sender, label, from, to, reason, result));
+        return result;
+    }
+
+    private synchronized <R> void respond(NodeId from, NodeId to, Endpoint requester, String label,
+                                          CompletableFuture<R> result, R response, Throwable error) {
+        deliverTo(from, to, requester, label + "-response", () -> {
+            if (error != null) {
+                result.completeExceptionally(error);
+            } else {
+                result.complete(response);
+            }
+        }, reason -> lose(requester, label + "-response", from, to, reason, result));
+    }
+
+    private <Q, R> CompletionStage<R> invokeBound(NodeId node, ServiceKey<Q, R> key, Q request) {
+        Bound<?, ?> bound;
+        synchronized (this) {
+            bound = handlers.get(new Binding(node, key.name()));
+        }
+        if (bound == null || bound.incarnation != runtime.incarnation(node)) {
+            // Nobody listens: the message is gone, as for a connection to a port nobody serves.
+            synchronized (this) {
+                lost++;
+            }
+            if (lossMode == LossMode.FAIL) {
+                return CompletableFuture.failedFuture(new NetworkException("No " + key.name() + " handler on " + node));
+            }
+            return new CompletableFuture<>();
+        }
+        @SuppressWarnings("unchecked")
+        Function<Q, CompletionStage<R>> handler = (Function<Q, CompletionStage<R>>) bound.handler;
+        return handler.apply(request);
+    }
+
+    private void deliver(NodeId from, NodeId to, String label, Runnable task, Consumer<String> onLost) {
+        if (runtime.state(to) == NodeRuntime.NodeState.DOWN) {
+            onLost.accept(to + " is down");
+            return;
+        }
+        deliverTo(from, to, endpoint(to), label, task, onLost);
+    }
+
+    private void deliverTo(NodeId from, NodeId to, Endpoint receiver, String label, Runnable task,
+                           Consumer<String> onLost) {
+        Link link = new Link(from, to);
+        if (isCut(link)) {
+            onLost.accept("link " + from + " -> " + to + " is partitioned");
+            return;
+        }
+        LinkConfig config = linkConfigs.getOrDefault(link, defaultLink);
+        if (config.dropProbability() > 0 && runtime.random().nextDouble() < config.dropProbability()) {
+            onLost.accept("dropped on link " + from + " -> " + to);
+            return;
+        }
+        long delayMs = config.maxDelayMs() == config.minDelayMs()
+                ? config.minDelayMs()
+                : runtime.random().nextLong(config.minDelayMs(), config.maxDelayMs() + 1);
+        long now = runtime.time().milliseconds();
+        // TCP ordering: never before an earlier message on the same link.
+        long deliveryMs = Math.max(now + delayMs, lastDeliveryMs.getOrDefault(link, Long.MIN_VALUE));
+        lastDeliveryMs.put(link, deliveryMs);
+        receiver.scheduler.schedule(receiver.executor, () -> {
+            synchronized (this) {
+                if (isCut(link)) {
+                    onLost.accept("link " + from + " -> " + to + " was partitioned in flight");
+                    return;
+                }
+                delivered++;
+            }
+            task.run();
+        }, deliveryMs - now);
+    }
+
+    private <R> void lose(Endpoint sender, String label, NodeId from, NodeId to, String reason,
+                          CompletableFuture<R> result) {
+        lost++;
+        log.debug("Lost {} from {} to {}: {}", label, from, to, reason);
+        if (lossMode == LossMode.FAIL) {
+            long delayMs = linkConfigs.getOrDefault(new Link(from, to), defaultLink).minDelayMs();
+            sender.scheduler.schedule(sender.executor, () -> result.completeExceptionally(
+                    new NetworkException("Lost " + label + " from " + from + " to " + to + ": " + reason)), delayMs);
+        }
+    }
+
+    private boolean isCut(Link link) {
+        return cut.contains(link) || isolated.contains(link.from) || isolated.contains(link.to);
+    }
+
+    /** The scheduler view and network executor of a node's current incarnation, cached per incarnation. */
+    private Endpoint endpoint(NodeId node) {
+        long incarnation = runtime.incarnation(node);
+        Endpoint endpoint = endpoints.get(node);
+        if (endpoint == null || endpoint.incarnation != incarnation) {
+            Scheduler scheduler = runtime.forNode(node);
+            endpoint = new Endpoint(incarnation, scheduler, scheduler.newSerialExecutor(NETWORK_EXECUTOR));
+            endpoints.put(node, endpoint);
+        }
+        return endpoint;
+    }
+
+    // ---------------------------------------------------------------- faults
+
+    /** Sets the behaviour of links without their own configuration. */
+    public synchronized void setDefaultLink(LinkConfig config) {
+        defaultLink = Objects.requireNonNull(config, "config");
+    }
+
+    /** Sets the behaviour of the directed link {@code from -> to}. */
+    public synchronized void setLink(NodeId from, NodeId to, LinkConfig config) {
+        linkConfigs.put(new Link(from, to), Objects.requireNonNull(config, "config"));
+    }
+
+    /** Sets the behaviour of both directions between {@code a} and {@code b}. */
+    public synchronized void setLinks(NodeId a, NodeId b, LinkConfig config) {
+        setLink(a, b, config);
+        setLink(b, a, config);
+    }
+
+    /** What happens to a sender's future when a message is lost. */
+    public synchronized void setLossMode(LossMode mode) {
+        lossMode = Objects.requireNonNull(mode, "mode");
+    }
+
+    /** Cuts {@code from -> to} only: messages that way are lost, the other way still flows. */
+    public synchronized void partitionOneWay(NodeId from, NodeId to) {
+        cut.add(new Link(from, to));
+    }
+
+    /** Cuts both directions between {@code a} and {@code b}. */
+    public synchronized void partition(NodeId a, NodeId b) {
+        cut.add(new Link(a, b));
+        cut.add(new Link(b, a));
+    }
+
+    /** Cuts every link of {@code node}, both ways. */
+    public synchronized void isolate(NodeId node) {
+        isolated.add(node);
+    }
+
+    /** Heals both directions between {@code a} and {@code b}. */
+    public synchronized void heal(NodeId a, NodeId b) {
+        cut.remove(new Link(a, b));
+        cut.remove(new Link(b, a));
+    }
+
+    /** Ends the isolation of {@code node}. */
+    public synchronized void rejoin(NodeId node) {
+        isolated.remove(node);
+    }
+
+    /** Heals every cut and isolation (link delays and drop rates stay). */
+    public synchronized void healAll() {
+        cut.clear();
+        isolated.clear();
+    }
+
+    /** Whether messages {@code from -> to} are currently lost to a cut. */
+    public synchronized boolean isPartitioned(NodeId from, NodeId to) {
+        return isCut(new Link(from, to));
+    }
+
+    /** Messages (requests and responses) sent so far. Requests only count once. */
+    public synchronized long messagesSent() {
+        return sent;
+    }
+
+    /** Messages delivered so far (requests and responses). */
+    public synchronized long messagesDelivered() {
+        return delivered;
+    }
+
+    /** Messages lost so far (cuts, drops, receivers down or without handler). */
+    public synchronized long messagesLost() {
+        return lost;
+    }
+
+    // ---------------------------------------------------------------- adapters
+
+    /** Fetch between brokers. */
+    public static final ServiceKey<FetchRequest, FetchResponse> FETCH =
+            ServiceKey.of("fetch", FetchRequest.class, FetchResponse.class);
+
+    /**
+     * Binds broker {@code brokerId}'s fetch handler (its {@code ReplicaManager::fetch}) for its
+     * current incarnation.
+     */
+    public void bindFetchHandler(int brokerId, Function<FetchRequest, CompletionStage<FetchResponse>> handler) {
+        bind(NodeId.broker(brokerId), FETCH, handler);
+    }
+
+    /** The {@link ReplicaTransport} of broker {@code brokerId}: fetches travel over this network. */
+    public ReplicaTransport transportFor(int brokerId) {
+        NodeId self = NodeId.broker(brokerId);
+        return (leaderId, request) -> send(self, NodeId.broker(leaderId), FETCH, request);
+    }
+
+    /**
+     * Binds broker {@code brokerId}'s metadata listener: every delta the controller pushes is handed
+     * to {@code listener} on the broker's network executor (see {@code MetadataDeltaSequencer} for
+     * applying them in order).
+     */
+    public void bindMetadataListener(int brokerId, Consumer<MetadataDelta> listener) {
+        bind(NodeId.broker(brokerId), ControllerRpc.METADATA_UPDATE, delta -> {
+            listener.accept(delta);
+            return CompletableFuture.completedFuture(Boolean.TRUE);
+        });
+    }
+
+    /** The {@link ControllerChannel} of broker {@code brokerId}: calls travel to {@link NodeId#CONTROLLER}. */
+    public ControllerChannel controllerChannelFor(int brokerId) {
+        NodeId self = NodeId.broker(brokerId);
+        return new ControllerChannel() {
+            @Override
+            public CompletionStage<dev.insync.replication.core.metadata.AlterPartitionResponse> alterPartition(
+                    dev.insync.replication.core.metadata.AlterPartitionRequest request) {
+                return send(self, NodeId.CONTROLLER, ControllerRpc.ALTER_PARTITION, request);
+            }
+
+            @Override
+            public CompletionStage<Long> registerBroker(int id, long previousBrokerEpoch) {
+                return send(self, NodeId.CONTROLLER, ControllerRpc.REGISTER_BROKER,
+                        new ControllerRpc.RegisterBrokerRequest(id, previousBrokerEpoch));
+            }
+
+            @Override
+            public CompletionStage<HeartbeatResponse> heartbeat(int id, long brokerEpoch, long metadataOffset,
+                                                                boolean wantShutDown) {
+                return send(self, NodeId.CONTROLLER, ControllerRpc.BROKER_HEARTBEAT,
+                        new ControllerRpc.HeartbeatRequest(id, brokerEpoch, metadataOffset, wantShutDown));
+            }
+        };
+    }
+
+    private record Link(NodeId from, NodeId to) {
+    }
+
+    private record Binding(NodeId node, String service) {
+    }
+
+    private record Bound<Q, R>(long incarnation, Function<? super Q, ? extends CompletionStage<R>> handler) {
+    }
+
+    private record Endpoint(long incarnation, Scheduler scheduler, Executor executor) {
+    }
+}
