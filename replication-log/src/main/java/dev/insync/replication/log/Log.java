@@ -727,12 +727,17 @@ public final class Log implements Closeable {
         long leo = logEndOffset;
         Long from = segments.floorKey(recoveryPoint);
         Map<Long, LogSegment> toFlush = from == null ? segments : segments.tailMap(from, true);
-        for (LogSegment segment : toFlush.values()) {
+        List<LogSegment> dirty = new ArrayList<>(toFlush.values());
+        // LOG-11: all data first, then the indexes, then (below) the recovery point.
+        for (LogSegment segment : dirty) {
             try {
-                segment.flush();
+                segment.flushData();
             } catch (IOException e) {
                 throw storageError("flush of " + segment.logFile() + " up to offset " + leo, e);
             }
+        }
+        for (LogSegment segment : dirty) {
+            segment.flushIndexes();
         }
         if (dirNeedsFlush) {
             try (FileChannel dirChannel = FileChannel.open(dir, StandardOpenOption.READ)) {

@@ -27,7 +27,7 @@ class LogConcurrencyTest {
     void readsConcurrentWithAppendsSeeWholeBatches() throws Exception {
         LogConfig config = LogFixtures.smallConfig().withSegmentBytes(2_000).withIndexIntervalBytes(200);
         try (Log log = Log.open(tmp.resolve(TP.toString()), TP, config, 0, 0, () -> 0L)) {
-            int appends = 1_500;
+            int appends = 600;
             AtomicBoolean done = new AtomicBoolean();
             ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
             AtomicLong reads = new AtomicLong();

@@ -92,7 +92,7 @@ class LogRecoveryTest {
                 assertThat(readValues(recovered, 0)).isEqualTo(complete);
                 assertThat(recovered.latestEpoch()).as("the epoch of the cut batch is gone").hasValue(3);
                 assertThat(recovered.leaderEpochCache().epochEntries()).doesNotContain(new EpochEntry(4, 8));
-                recovered.appendAsLeader(batch("again", 1), 5);
+                recovered.appendAsLeader(batch("again", 1), 3);
                 assertThat(recovered.logEndOffset()).isEqualTo(9);
             }
         }

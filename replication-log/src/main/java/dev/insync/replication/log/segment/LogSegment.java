@@ -508,7 +508,17 @@ public final class LogSegment {
 
     /** LOG-11: forces the data, then the indexes. */
     public void flush() throws IOException {
+        flushData();
+        flushIndexes();
+    }
+
+    /** Forces the {@code .log} file's bytes and metadata to disk. */
+    public void flushData() throws IOException {
         channel.force(true);
+    }
+
+    /** Forces both index mappings to disk. */
+    public void flushIndexes() {
         offsetIndex.flush();
         timeIndex.flush();
     }
