@@ -1,5 +1,7 @@
 package dev.insync.replication.core.fetcher;
 
+import dev.insync.replication.core.config.ReplicationConfig;
+
 /**
  * The follower-side settings of one broker (FOL-1..FOL-3), with Kafka's property names and defaults.
  *
@@ -53,6 +55,13 @@ public record FetcherConfig(int replicaId, int numFetchers, int fetchWaitMaxMs, 
         return new FetcherConfig(replicaId, DEFAULT_NUM_FETCHERS, DEFAULT_FETCH_WAIT_MAX_MS, DEFAULT_FETCH_MIN_BYTES,
                 DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_RESPONSE_MAX_BYTES, DEFAULT_FETCH_BACKOFF_MS,
                 DEFAULT_REQUEST_TIMEOUT_MS);
+    }
+
+    /** The follower settings of broker {@code replicaId} from the broker's replication config. */
+    public static FetcherConfig from(int replicaId, ReplicationConfig config) {
+        return new FetcherConfig(replicaId, config.numReplicaFetchers(), Math.toIntExact(config.replicaFetchWaitMaxMs()),
+                config.replicaFetchMinBytes(), config.replicaFetchMaxBytes(), config.replicaFetchResponseMaxBytes(),
+                config.replicaFetchBackoffMs(), config.requestTimeoutMs());
     }
 
     /** A copy with another {@code num.replica.fetchers}. */

@@ -2,6 +2,7 @@ package dev.insync.replication.core.fetcher;
 
 import dev.insync.replication.core.rpc.ReplicaTransport;
 import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,11 +71,11 @@ public final class FetcherManager {
             }
 
             @Override
-            public void onPartitionFailed(TopicPartition partition, String reason) {
+            public void onPartitionFailed(TopicPartition partition, Errors error, String reason) {
                 synchronized (FetcherManager.this) {
                     failedPartitions.add(partition);
                 }
-                l.onPartitionFailed(partition, reason);
+                l.onPartitionFailed(partition, error, reason);
             }
         };
     }

@@ -71,7 +71,10 @@ public final class ReplicaFetcher {
     }
 
     /** What one response did, reported to the listener outside the lock. */
-    private record Outcome(Set<TopicPartition> highWatermarkChanged, Map<TopicPartition, String> failed) {
+    private record Failure(Errors error, String reason) {
+    }
+
+    private record Outcome(Set<TopicPartition> highWatermarkChanged, Map<TopicPartition, Failure> failed) {
         Outcome() {
             this(new LinkedHashSet<>(), new LinkedHashMap<>());
         }
@@ -377,7 +380,7 @@ public final class ReplicaFetcher {
     }
 
     private void report(Outcome outcome) {
-        outcome.failed().forEach(listener::onPartitionFailed);
+        outcome.failed().forEach((tp, f) -> listener.onPartitionFailed(tp, f.error(), f.reason()));
         if (!outcome.highWatermarkChanged().isEmpty()) {
             listener.onHighWatermarksChanged(Set.copyOf(outcome.highWatermarkChanged()));
         }
@@ -565,7 +568,17 @@ public final class ReplicaFetcher {
         }
         partitions.put(tp, e.with(e.state().withState(new FetchState.Failed(reason))));
         lagByPartition.remove(tp);
-        outcome.failed().put(tp, reason);
+        Errors error;
+        if (cause == null) {
+            error = Errors.FENCED_LEADER_EPOCH;
+        } else if (cause instanceof ApiException api) {
+            error = api.error();
+        } else if (cause instanceof java.io.UncheckedIOException) {
+            error = Errors.KAFKA_STORAGE_ERROR;
+        } else {
+            error = Errors.UNKNOWN_SERVER_ERROR;
+        }
+        outcome.failed().put(tp, new Failure(error, tp + ": " + reason));
     }
 
     @Override

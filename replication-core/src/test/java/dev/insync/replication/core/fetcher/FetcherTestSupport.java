@@ -33,8 +33,8 @@ class FetcherTestSupport {
         }
 
         @Override
-        public void onPartitionFailed(TopicPartition partition, String reason) {
-            failures.put(partition, reason);
+        public void onPartitionFailed(TopicPartition partition, Errors error, String reason) {
+            failures.put(partition, error + " " + reason);
         }
     };
 

@@ -1,0 +1,57 @@
+package dev.insync.replication.core.server;
+
+import dev.insync.replication.core.purgatory.DelayedOperation;
+import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.core.rpc.FetchResponse;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * A long-poll fetch parked until enough bytes are readable, an error or divergence appears, or
+ * {@code maxWaitMs} passes (FET-5). Re-reads never update follower state (FET-4).
+ */
+final class DelayedFetch extends DelayedOperation {
+
+    /** One read of the request's partitions and whether it satisfies the fetch. */
+    record Read(FetchResponse response, boolean satisfied) {
+    }
+
+    private final FetchRequest request;
+    private final Function<FetchRequest, Read> reread;
+    private final CompletableFuture<FetchResponse> future;
+    private volatile FetchResponse ready;
+
+    DelayedFetch(FetchRequest request, Function<FetchRequest, Read> reread, CompletableFuture<FetchResponse> future) {
+        super(request.maxWaitMs());
+        this.request = request;
+        this.reread = reread;
+        this.future = future;
+    }
+
+    @Override
+    public boolean tryComplete() {
+        Read read = reread.apply(request);
+        if (!read.satisfied()) {
+            return false;
+        }
+        ready = read.response();
+        return forceComplete();
+    }
+
+    @Override
+    public void onExpiration() {
+        // FET-5: on expiry the fetch returns what there is.
+    }
+
+    @Override
+    public void onComplete() {
+        FetchResponse response = ready;
+        future.complete(response != null ? response : reread.apply(request).response());
+    }
+
+    @Override
+    public String toString() {
+        return "DelayedFetch(replicaId=" + request.replicaId() + ", " + request.partitions().keySet() + ")";
+    }
+}

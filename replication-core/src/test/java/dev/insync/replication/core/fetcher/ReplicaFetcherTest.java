@@ -1,0 +1,437 @@
+package dev.insync.replication.core.fetcher;
+
+import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.log.ApiException;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.epoch.EpochEndOffset;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+
+import static dev.insync.replication.core.fetcher.FakeFollowerPartition.records;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ReplicaFetcherTest extends FetcherTestSupport {
+
+    private final FetcherManager manager = manager(3, 1);
+
+    private FakeFollowerPartition followed(TopicPartition tp, int leaderEpoch, FakeFollowerPartition.Batch... batches) {
+        FakeFollowerPartition p = new FakeFollowerPartition(tp).withBatches(batches);
+        p.highWatermark = p.logEndOffset;
+        manager.addFetcherForPartitions(Map.of(tp, follow(p, 1, leaderEpoch)));
+        scheduler.runReady();
+        return p;
+    }
+
+    /** Both partitions added together, so they share the first request. */
+    private FakeFollowerPartition[] followedTogether(int leaderEpoch, FakeFollowerPartition.Batch... batches) {
+        FakeFollowerPartition a = new FakeFollowerPartition(DIV0).withBatches(batches);
+        FakeFollowerPartition b = new FakeFollowerPartition(DIV1).withBatches(batches);
+        a.highWatermark = a.logEndOffset;
+        b.highWatermark = b.logEndOffset;
+        Map<TopicPartition, InitialFetchState> add = new LinkedHashMap<>();
+        add.put(DIV0, follow(a, 1, leaderEpoch));
+        add.put(DIV1, follow(b, 1, leaderEpoch));
+        manager.addFetcherForPartitions(add);
+        scheduler.runReady();
+        return new FakeFollowerPartition[] {a, b};
+    }
+
+    private PartitionFetchState state(TopicPartition tp) {
+        return manager.fetchState(tp).orElseThrow();
+    }
+
+    private void answer(FetchResponse response) {
+        transport.last().future().complete(response);
+        scheduler.runReady();
+    }
+
+    @Test
+    @DisplayName("FOL-3 the request carries replicaId, brokerEpoch, wait/min/max bytes and per-partition positions")
+    void fol3RequestFields() {
+        FakeFollowerPartition p = new FakeFollowerPartition(DIV0).withBatches(batch(0, 4, 0), batch(5, 9, 2));
+        p.highWatermark = 8;
+        p.logStartOffset = 3;
+        FakeFollowerPartition noEpochs = new FakeFollowerPartition(DIV1);
+        Map<TopicPartition, InitialFetchState> add = new LinkedHashMap<>();
+        add.put(DIV0, follow(p, 1, 4));
+        add.put(DIV1, follow(noEpochs, 1, 4));
+        manager.addFetcherForPartitions(add);
+        scheduler.runReady();
+
+        FetchRequest req = transport.last().request();
+        assertThat(transport.last().leaderId()).isEqualTo(1);
+        assertThat(req.replicaId()).isEqualTo(3);
+        assertThat(req.brokerEpoch()).isEqualTo(42L);
+        assertThat(req.maxWaitMs()).isEqualTo(FetcherConfig.DEFAULT_FETCH_WAIT_MAX_MS);
+        assertThat(req.minBytes()).isEqualTo(FetcherConfig.DEFAULT_FETCH_MIN_BYTES);
+        assertThat(req.maxBytes()).isEqualTo(FetcherConfig.DEFAULT_FETCH_RESPONSE_MAX_BYTES);
+        assertThat(req.partitions().get(DIV0)).isEqualTo(new FetchRequest.PartitionData(10, 3,
+                FetcherConfig.DEFAULT_FETCH_MAX_BYTES, OptionalInt.of(4), OptionalInt.of(2)));
+        // No epoch information: lastFetchedEpoch absent.
+        assertThat(req.partitions().get(DIV1).lastFetchedEpoch()).isEmpty();
+        assertThat(req.partitions().get(DIV1).currentLeaderEpoch()).hasValue(4);
+    }
+
+    @Test
+    @DisplayName("FOL-3 brokerEpoch is read when the request is built")
+    void fol3BrokerEpochSupplier() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0));
+        brokerEpoch = 77L;
+        answer(response(DIV0, data(5, 0, 5, records())));
+        assertThat(transport.sent).hasSize(2);
+        assertThat(transport.sent.get(0).request().brokerEpoch()).isEqualTo(42L);
+        assertThat(transport.last().request().brokerEpoch()).isEqualTo(77L);
+        assertThat(p.logEndOffset).isEqualTo(5);
+    }
+
+    @Test
+    @DisplayName("FOL-2 one fetch per round; the next round starts as soon as the answer is processed")
+    void fol2Loop() {
+        followed(DIV0, 0, batch(0, 4, 0));
+        assertThat(transport.sent).hasSize(1);
+        scheduler.advance(10_000); // no answer yet: no second request while one is out (before the timeout)
+        assertThat(transport.sent).hasSize(1);
+        answer(response(DIV0, data(5, 0, 5, records())));
+        assertThat(transport.sent).hasSize(2);
+        assertThat(transport.last().request().partitions().get(DIV0).fetchOffset()).isEqualTo(5);
+    }
+
+    @Test
+    @DisplayName("FOL-2 with nothing to fetch the fetcher waits replica.fetch.backoff.ms, scheduled not slept")
+    void fol2IdleBackoff() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0));
+        answer(response(DIV0, error(Errors.NOT_LEADER_OR_FOLLOWER, -1, -1)));
+        // Only partition delayed: the next round sends nothing until the backoff has passed.
+        assertThat(transport.sent).hasSize(1);
+        assertThat(state(DIV0).state()).isEqualTo(new FetchState.Delayed(scheduler.nowMs() + BACKOFF_MS));
+        scheduler.advance(BACKOFF_MS - 1);
+        assertThat(transport.sent).hasSize(1);
+        scheduler.advance(1);
+        assertThat(transport.sent).hasSize(2);
+        assertThat(state(DIV0).state()).isEqualTo(FetchState.FETCHING);
+        assertThat(p.calls).isEmpty();
+    }
+
+    @Test
+    @DisplayName("FOL-2 a partition added while the fetcher idles wakes it at once")
+    void fol2AddWakesIdleFetcher() {
+        followed(DIV0, 0, batch(0, 4, 0));
+        answer(response(DIV0, error(Errors.UNKNOWN_LEADER_EPOCH, -1, -1)));
+        assertThat(transport.sent).hasSize(1);
+        followed(DIV1, 0, batch(0, 1, 0));
+        assertThat(transport.sent).hasSize(2);
+        assertThat(transport.last().request().partitions().keySet()).containsExactly(DIV1);
+    }
+
+    @Test
+    @DisplayName("FOL-2 a transport failure backs the partitions off")
+    void fol2TransportFailureBacksOff() {
+        followed(DIV0, 0, batch(0, 4, 0));
+        transport.last().future().completeExceptionally(new IOException("connection refused"));
+        scheduler.runReady();
+        assertThat(transport.sent).hasSize(1);
+        assertThat(state(DIV0).state()).isInstanceOf(FetchState.Delayed.class);
+        scheduler.advance(BACKOFF_MS);
+        assertThat(transport.sent).hasSize(2);
+    }
+
+    @Test
+    @DisplayName("FOL-2 a lost response (stage never completes) is retried after the request timeout")
+    void fol2LostResponseRetried() {
+        followed(DIV0, 0, batch(0, 4, 0));
+        FetcherConfig cfg = FetcherConfig.defaults(3);
+        scheduler.advance(cfg.lostResponseTimeoutMs() - 1);
+        assertThat(transport.sent).hasSize(1);
+        scheduler.advance(1);
+        assertThat(state(DIV0).state()).isInstanceOf(FetchState.Delayed.class);
+        scheduler.advance(BACKOFF_MS);
+        assertThat(transport.sent).hasSize(2);
+        // The late answer to the abandoned fetch is ignored.
+        transport.sent.get(0).future().complete(response(DIV0, data(9, 0, 9, records(batch(5, 8, 0)))));
+        scheduler.runReady();
+        assertThat(state(DIV0).fetchOffset()).isEqualTo(5);
+    }
+
+    @Test
+    @DisplayName("FOL-4 records are appended with appendAsFollower at the LEO; lastFetchedEpoch follows the log")
+    void fol4Append() {
+        FakeFollowerPartition p = followed(DIV0, 1, batch(0, 4, 0));
+        answer(response(DIV0, data(7, 0, 10, records(batch(5, 6, 0), batch(7, 9, 1)))));
+        assertThat(p.calls).containsExactly("append@5");
+        assertThat(p.logEndOffset).isEqualTo(10);
+        assertThat(p.latestEpoch()).hasValue(1);
+        assertThat(state(DIV0)).isEqualTo(new PartitionFetchState(10, 1, OptionalInt.of(1), FetchState.FETCHING));
+        assertThat(transport.last().request().partitions().get(DIV0).fetchOffset()).isEqualTo(10);
+        assertThat(transport.last().request().partitions().get(DIV0).lastFetchedEpoch()).hasValue(1);
+        assertThat(manager.maxLag()).isZero();
+    }
+
+    @Test
+    @DisplayName("FOL-6 an answer whose fetch offset is no longer current is ignored")
+    void fol6StaleAnswerIgnored() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0));
+        FakeTransport.Sent first = transport.last();
+        // Leadership moved and came back in a new epoch meanwhile; the log was truncated to 3.
+        manager.removeFetcherForPartitions(Set.of(DIV0));
+        p.truncateTo(3);
+        manager.addFetcherForPartitions(Map.of(DIV0, follow(p, 1, 1)));
+        p.calls.clear();
+        first.future().complete(response(DIV0, data(9, 0, 9, records(batch(5, 8, 0)))));
+        scheduler.runReady();
+        assertThat(p.calls).noneMatch(c -> c.startsWith("append"));
+        assertThat(p.logEndOffset).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("FOL-6 records are appended only when the fetch offset equals the LEO")
+    void fol6AppendOnlyAtLeo() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0));
+        p.truncateTo(2); // someone else moved the LEO under the fetcher
+        p.calls.clear();
+        answer(response(DIV0, data(9, 0, 9, records(batch(5, 8, 0)))));
+        assertThat(p.calls).isEmpty();
+        assertThat(state(DIV0).fetchOffset()).isEqualTo(2);
+        assertThat(transport.last().request().partitions().get(DIV0).fetchOffset()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("FOL-5 the follower HW is the leader's, clamped to [logStart, LEO], even when lower")
+    void fol5FollowerHighWatermark() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 9, 0));
+        p.highWatermark = 10;
+        // Leader HW beyond our LEO after the append: clamped to the LEO.
+        answer(response(DIV0, data(50, 0, 50, records(batch(10, 11, 0)))));
+        assertThat(p.highWatermark).isEqualTo(12);
+        assertThat(hwChanges).containsExactly(Set.of(DIV0));
+        // Leader HW lower than ours (a new leader that does not know yet): taken anyway.
+        answer(response(DIV0, data(6, 0, 50, records())));
+        assertThat(p.highWatermark).isEqualTo(6);
+        assertThat(hwChanges).hasSize(2);
+        // Unchanged HW: no report.
+        answer(response(DIV0, data(6, 0, 50, records())));
+        assertThat(hwChanges).hasSize(2);
+        assertThat(manager.maxLag()).isZero();
+    }
+
+    @Test
+    @DisplayName("FOL-5 LOG-10 the follower's log start offset follows the leader's")
+    void fol5LogStartFollowsLeader() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 9, 0));
+        answer(response(DIV0, data(10, 4, 10, records())));
+        assertThat(p.logStartOffset).isEqualTo(4);
+        assertThat(transport.last().request().partitions().get(DIV0).logStartOffset()).isEqualTo(4);
+    }
+
+    @Test
+    @DisplayName("FOL-6 FENCED_LEADER_EPOCH in the current epoch marks the partition failed until re-added")
+    void fol6FencedCurrentEpoch() {
+        FakeFollowerPartition[] both = followedTogether(2, batch(0, 4, 0));
+        FakeFollowerPartition p = both[0];
+        FakeFollowerPartition other = both[1];
+        answer(response(Map.of(DIV0, error(Errors.FENCED_LEADER_EPOCH, -1, -1),
+                DIV1, data(5, 0, 6, records(batch(5, 5, 0))))));
+        assertThat(state(DIV0).state()).isInstanceOf(FetchState.Failed.class);
+        assertThat(manager.failedPartitions()).containsExactly(DIV0);
+        assertThat(failures).containsKey(DIV0);
+        assertThat(other.logEndOffset).isEqualTo(6);
+        assertThat(transport.last().request().partitions().keySet()).containsExactly(DIV1);
+        scheduler.advance(5 * BACKOFF_MS);
+        assertThat(transport.sent.stream().skip(1).allMatch(s -> !s.request().partitions().containsKey(DIV0))).isTrue();
+
+        // Newer metadata adds it back, even in the same epoch (a failed state is never kept).
+        manager.addFetcherForPartitions(Map.of(DIV0, follow(p, 1, 3)));
+        assertThat(manager.failedPartitions()).isEmpty();
+        assertThat(state(DIV0).state()).isEqualTo(FetchState.FETCHING);
+    }
+
+    @Test
+    @DisplayName("FOL-6 FENCED_LEADER_EPOCH for an older epoch than the fetcher's only backs off")
+    void fol6FencedOlderEpochBacksOff() {
+        FakeFollowerPartition p = followed(DIV0, 2, batch(0, 4, 0));
+        FakeTransport.Sent first = transport.last();
+        // The metadata moved to epoch 3 at the same fetch offset while the fetch was out.
+        manager.addFetcherForPartitions(Map.of(DIV0, follow(p, 1, 3)));
+        first.future().complete(response(DIV0, error(Errors.FENCED_LEADER_EPOCH, -1, -1)));
+        scheduler.runReady();
+        assertThat(state(DIV0).state()).isInstanceOf(FetchState.Delayed.class);
+        assertThat(manager.failedPartitions()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Errors.class, names = {"NOT_LEADER_OR_FOLLOWER", "UNKNOWN_LEADER_EPOCH",
+            "UNKNOWN_TOPIC_OR_PARTITION", "CORRUPT_MESSAGE"})
+    @DisplayName("FOL-6 retriable errors delay the partition by replica.fetch.backoff.ms")
+    void fol6RetriableErrorsBackOff(Errors err) {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0));
+        answer(response(DIV0, error(err, -1, -1)));
+        assertThat(state(DIV0).state()).isEqualTo(new FetchState.Delayed(scheduler.nowMs() + BACKOFF_MS));
+        assertThat(state(DIV0).fetchOffset()).isEqualTo(5);
+        assertThat(manager.failedPartitions()).isEmpty();
+        assertThat(p.calls).isEmpty();
+    }
+
+    @Test
+    @DisplayName("FOL-6 OFFSET_OUT_OF_RANGE with the leader's LEO below ours truncates to it")
+    void fol6OutOfRangeTruncates() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0), batch(5, 9, 0));
+        answer(response(DIV0, error(Errors.OFFSET_OUT_OF_RANGE, 0, 5)));
+        assertThat(p.calls).containsExactly("truncateTo 5");
+        assertThat(p.logEndOffset).isEqualTo(5);
+        assertThat(transport.last().request().partitions().get(DIV0).fetchOffset()).isEqualTo(5);
+    }
+
+    @Test
+    @DisplayName("FOL-6 OFFSET_OUT_OF_RANGE with the leader's log start above our LEO restarts the log there")
+    void fol6OutOfRangeRestartsLog() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0));
+        answer(response(DIV0, error(Errors.OFFSET_OUT_OF_RANGE, 100, 120)));
+        assertThat(p.calls).containsExactly("truncateFullyAndStartAt 100");
+        assertThat(transport.last().request().partitions().get(DIV0).fetchOffset()).isEqualTo(100);
+        assertThat(transport.last().request().partitions().get(DIV0).logStartOffset()).isEqualTo(100);
+    }
+
+    @Test
+    @DisplayName("FOL-6 OFFSET_OUT_OF_RANGE within the leader's range keeps the log and fetches from the LEO")
+    void fol6OutOfRangeKeepsLog() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0));
+        answer(response(DIV0, error(Errors.OFFSET_OUT_OF_RANGE, 0, 20)));
+        assertThat(p.calls).isEmpty();
+        // Same position again: backed off rather than spun on.
+        assertThat(state(DIV0).state()).isInstanceOf(FetchState.Delayed.class);
+        scheduler.advance(BACKOFF_MS);
+        assertThat(transport.last().request().partitions().get(DIV0).fetchOffset()).isEqualTo(5);
+    }
+
+    @Test
+    @DisplayName("FOL-6 a storage error marks only that partition failed; the others keep fetching")
+    void fol6StorageErrorFailsOnePartition() {
+        FakeFollowerPartition[] both = followedTogether(0, batch(0, 4, 0));
+        FakeFollowerPartition bad = both[0];
+        FakeFollowerPartition good = both[1];
+        bad.failNextAppend = new ApiException(Errors.KAFKA_STORAGE_ERROR, "disk gone for div-0");
+        answer(response(Map.of(DIV0, data(6, 0, 6, records(batch(5, 5, 0))),
+                DIV1, data(6, 0, 6, records(batch(5, 5, 0))))));
+        assertThat(state(DIV0).state()).isInstanceOf(FetchState.Failed.class);
+        assertThat(failures.get(DIV0)).contains("KAFKA_STORAGE_ERROR");
+        assertThat(good.logEndOffset).isEqualTo(6);
+        assertThat(transport.last().request().partitions().keySet()).containsExactly(DIV1);
+    }
+
+    @Test
+    @DisplayName("FOL-6 an unexpected exception marks only that partition failed")
+    void fol6UnexpectedExceptionFailsPartition() {
+        FakeFollowerPartition bad = followed(DIV0, 0, batch(0, 4, 0));
+        bad.failNextAppend = new UncheckedIOException(new IOException("EIO on div-0"));
+        answer(response(DIV0, data(6, 0, 6, records(batch(5, 5, 0)))));
+        assertThat(manager.failedPartitions()).containsExactly(DIV0);
+        assertThat(failures.get(DIV0)).contains("EIO");
+    }
+
+    @Test
+    @DisplayName("FOL-6 invalid records from the leader (CORRUPT_MESSAGE on append) back off, not fail")
+    void fol6CorruptRecordsBackOff() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0));
+        p.failNextAppend = new ApiException(Errors.CORRUPT_MESSAGE, "CRC mismatch at offset 5 of div-0");
+        answer(response(DIV0, data(6, 0, 6, records(batch(5, 5, 0)))));
+        assertThat(state(DIV0).state()).isInstanceOf(FetchState.Delayed.class);
+        assertThat(manager.failedPartitions()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("FOL-7 a log without epoch information is truncated to its HW before it fetches")
+    void fol7TruncatingToHighWatermark() {
+        FakeFollowerPartition p = new FakeFollowerPartition(DIV0).withBatches(batch(0, 4, -1), batch(5, 9, -1));
+        p.highWatermark = 5;
+        manager.addFetcherForPartitions(Map.of(DIV0, follow(p, 1, 0)));
+        assertThat(state(DIV0).state()).isEqualTo(FetchState.TRUNCATING);
+        assertThat(state(DIV0).fetchOffset()).isEqualTo(5);
+        scheduler.runReady();
+        assertThat(p.calls).containsExactly("truncateTo 5");
+        assertThat(p.logEndOffset).isEqualTo(5);
+        FetchRequest.PartitionData sent = transport.last().request().partitions().get(DIV0);
+        assertThat(sent.fetchOffset()).isEqualTo(5);
+        assertThat(sent.lastFetchedEpoch()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("FOL-7 re-adding a partition with the same leader epoch keeps its fetch state")
+    void fol7ReAddSameEpochKeepsState() {
+        FakeFollowerPartition p = followed(DIV0, 5, batch(0, 4, 0));
+        answer(response(DIV0, data(5, 0, 8, records(batch(5, 7, 5)))));
+        PartitionFetchState before = state(DIV0);
+        // Stale initOffset (e.g. computed from an older view) must not reset a same-epoch state.
+        manager.addFetcherForPartitions(Map.of(DIV0, new InitialFetchState(p, 1, 5, 2)));
+        assertThat(state(DIV0)).isEqualTo(before);
+        manager.addFetcherForPartitions(Map.of(DIV0, new InitialFetchState(p, 1, 6, 8)));
+        assertThat(state(DIV0).currentLeaderEpoch()).isEqualTo(6);
+    }
+
+    @Test
+    @DisplayName("FOL-8 divergingEpoch: no records, truncate to min(follower end, leader end, LEO), fetch from the new LEO")
+    void fol8DivergenceTruncates() {
+        // SCN-3: broker 1 holds ok (epoch 0, 0..9) and lost (epoch 0, 10..14); the new leader's epoch 0 ended at 10.
+        FakeFollowerPartition p = followed(DIV0, 1, batch(0, 9, 0), batch(10, 14, 0));
+        p.highWatermark = 12;
+        answer(response(DIV0, new FetchResponse.PartitionData(Errors.NONE, 13, 13, 0, 13,
+                records(batch(10, 12, 1)), java.util.Optional.of(new EpochEndOffset(0, 10)))));
+        assertThat(p.calls).containsExactly("truncateTo 10");
+        assertThat(p.logEndOffset).isEqualTo(10);
+        assertThat(p.highWatermark).isEqualTo(10);
+        assertThat(hwChanges).containsExactly(Set.of(DIV0));
+        FetchRequest.PartitionData next = transport.last().request().partitions().get(DIV0);
+        assertThat(next.fetchOffset()).isEqualTo(10);
+        assertThat(next.lastFetchedEpoch()).hasValue(0);
+        // The next answer carries the new leader's records.
+        answer(response(DIV0, data(13, 0, 13, records(batch(10, 12, 1)))));
+        assertThat(p.batches).extracting(FakeFollowerPartition.Batch::epoch).containsExactly(0, 1);
+        assertThat(p.logEndOffset).isEqualTo(13);
+    }
+
+    @Test
+    @DisplayName("FOL-8 follower unaware of the leader's epoch truncates to its earlier epoch's end and asks again")
+    void fol8UnknownEpochTruncatesTwice() {
+        // Follower: epoch 0 [0..4], epoch 2 [5..14]. Leader knows epochs 0, 1 (not 2) and says epoch 1 ends at 8.
+        FakeFollowerPartition p = followed(DIV0, 3, batch(0, 4, 0), batch(5, 14, 2));
+        answer(response(DIV0, diverging(8, new EpochEndOffset(1, 8))));
+        assertThat(p.logEndOffset).isEqualTo(5); // end of epoch 0, the largest below 1
+        assertThat(transport.last().request().partitions().get(DIV0).lastFetchedEpoch()).hasValue(0);
+        // Leader: epoch 0 ended at 5 as well; nothing more to cut.
+        answer(response(DIV0, data(8, 0, 8, records(batch(5, 7, 1)))));
+        assertThat(p.logEndOffset).isEqualTo(8);
+    }
+
+    @Test
+    @DisplayName("FOL-8 divergingEpoch with endOffset -1 truncates to the current fetch offset")
+    void fol8UndefinedEndOffset() {
+        FakeFollowerPartition p = followed(DIV0, 1, batch(0, 9, 0));
+        answer(response(DIV0, diverging(5, new EpochEndOffset(0, -1))));
+        assertThat(p.calls).containsExactly("truncateTo 10");
+        assertThat(p.logEndOffset).isEqualTo(10);
+        assertThat(state(DIV0).state()).isEqualTo(FetchState.FETCHING);
+    }
+
+    @Test
+    @DisplayName("FOL-2 partitions keep their add order in the request")
+    void fol2RequestOrder() {
+        FakeFollowerPartition a = new FakeFollowerPartition(DIV1);
+        FakeFollowerPartition b = new FakeFollowerPartition(DIV0);
+        Map<TopicPartition, InitialFetchState> add = new LinkedHashMap<>();
+        add.put(DIV1, follow(a, 1, 0));
+        add.put(DIV0, follow(b, 1, 0));
+        manager.addFetcherForPartitions(add);
+        scheduler.runReady();
+        assertThat(List.copyOf(transport.last().request().partitions().keySet())).containsExactly(DIV1, DIV0);
+    }
+}
