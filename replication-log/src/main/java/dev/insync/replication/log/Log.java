@@ -47,8 +47,6 @@ import java.util.stream.Stream;
 public final class Log implements Closeable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Log.class);
-    /** The leader-epoch checkpoint inside the partition directory (LOG-8). */
-    public static final String LEADER_EPOCH_CHECKPOINT_FILE = "leader-epoch-checkpoint";
     /**
      * Largest leader append copied into the calling thread's reusable direct buffer (one copy, and
      * the channel writes it without another); larger ones use a one-off heap buffer. Per thread, not
@@ -114,7 +112,7 @@ public final class Log implements Closeable {
             throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Cannot create log directory " + dir + " for "
                     + topicPartition + ": " + e, e);
         }
-        LeaderEpochCache cache = LeaderEpochCache.load(dir.resolve(LEADER_EPOCH_CHECKPOINT_FILE), topicPartition);
+        LeaderEpochCache cache = LeaderEpochCache.load(dir.resolve(LeaderEpochCache.CHECKPOINT_FILE_NAME), topicPartition);
         Log log = new Log(dir, topicPartition, config, clockMs, cache);
         try {
             log.load(Math.max(0, recoveryPoint), Math.max(0, logStartOffset));
