@@ -196,21 +196,25 @@ public final class Log implements Closeable {
             }
             boolean unflushed = recoveryBase == null || segment.baseOffset() >= recoveryBase;
             String badIndex = unflushed ? null : segment.sanityCheck();
-            if (unflushed || badIndex != null) {
-                if (badIndex != null) {
-                    LOG.warn("Rebuilding the indexes of {} for {}: {}", segment.logFile(), topicPartition, badIndex);
+            if (badIndex == null && !unflushed) {
+                try {
+                    expectedNext = segment.readNextOffset();
+                    continue;
+                } catch (IOException e) {
+                    badIndex = "its tail cannot be read: " + e.getMessage();
                 }
-                LogSegment.RecoveryResult result = segment.recover();
-                expectedNext = result.nextOffset();
-                if (result.truncatedBytes() > 0) {
-                    LOG.warn("Recovery of {} cut {} bytes off {} at offset {} (position {}): {}", topicPartition,
-                            result.truncatedBytes(), segment.logFile(), result.nextOffset(), result.validBytes(),
-                            result.reason());
-                    deleteSegmentsFrom(segment.baseOffset() + 1);
-                    return;
-                }
-            } else {
-                expectedNext = segment.readNextOffset();
+            }
+            if (badIndex != null) {
+                LOG.warn("Rescanning {} of {} below the recovery point: {}", segment.logFile(), topicPartition, badIndex);
+            }
+            LogSegment.RecoveryResult result = segment.recover();
+            expectedNext = result.nextOffset();
+            if (result.truncatedBytes() > 0) {
+                LOG.warn("Recovery of {} cut {} bytes off {} at offset {} (position {}): {}", topicPartition,
+                        result.truncatedBytes(), segment.logFile(), result.nextOffset(), result.validBytes(),
+                        result.reason());
+                deleteSegmentsFrom(segment.baseOffset() + 1);
+                return;
             }
         }
     }

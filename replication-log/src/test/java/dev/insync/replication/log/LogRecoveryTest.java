@@ -217,6 +217,26 @@ class LogRecoveryTest {
         assertThat(readValues(log, 0)).hasSize((int) log.logEndOffset());
     }
 
+    @Test
+    @DisplayName("LOG-7 recovery with a smaller segment.index.bytes keeps every valid batch: the index only gets sparser")
+    void recoveryWithFullIndexKeepsBatches() {
+        open(smallConfig().withSegmentBytes(100_000).withSegmentIndexBytes(4096).withIndexIntervalBytes(0), 0);
+        for (int i = 0; i < 12; i++) {
+            log.appendAsLeader(batch("w" + i, 1), 0);
+        }
+        List<String> values = readValues(log, 0);
+        log.close();
+        open(smallConfig().withSegmentBytes(100_000).withSegmentIndexBytes(24).withIndexIntervalBytes(0), 0);
+        assertThat(log.logEndOffset()).isEqualTo(12);
+        assertThat(readValues(log, 0)).isEqualTo(values);
+        for (long o = 0; o < 12; o++) {
+            assertThat(log.read(o, 1, 12).records().batches().get(0).baseOffset()).isEqualTo(o);
+        }
+        log.appendAsLeader(batch("next", 1), 0);
+        assertThat(log.logEndOffset()).isEqualTo(13);
+        assertThat(log.segmentBaseOffsets()).as("the full index rolls the segment").containsExactly(0L, 12L);
+    }
+
     // ---- LOG-11 ----
 
     @Test

@@ -411,11 +411,8 @@ public final class LogSegment {
                 break;
             }
             int batchSize = BatchFraming.sizeInBytes(buf, rel);
-            if (indexIsFull()) {
-                reason = "batch at position " + validBytes + " (offset " + next
-                        + ") does not fit the segment's index of " + maxIndexSize + " bytes";
-                break;
-            }
+            // A full index (a segment written with a larger segment.index.bytes) only gets sparser:
+            // indexBatch skips the entry, and a valid batch is never cut for it.
             indexBatch((int) validBytes, batchSize, BatchFraming.lastOffset(buf, rel), BatchFraming.maxTimestamp(buf, rel));
             next = BatchFraming.lastOffset(buf, rel) + 1;
             validBytes += batchSize;
