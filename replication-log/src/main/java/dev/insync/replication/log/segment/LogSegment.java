@@ -1,5 +1,7 @@
 package dev.insync.replication.log.segment;
 
+import dev.insync.replication.log.FileSync;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -509,9 +511,9 @@ public final class LogSegment {
         flushIndexes();
     }
 
-    /** Forces the {@code .log} file's bytes and metadata to disk. */
+    /** Forces the {@code .log} file's bytes and metadata to disk (through {@link FileSync}). */
     public void flushData() throws IOException {
-        channel.force(true);
+        FileSync.force(channel, true);
     }
 
     /** Forces both index mappings to disk. */
