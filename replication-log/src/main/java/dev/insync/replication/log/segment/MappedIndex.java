@@ -1,6 +1,7 @@
 package dev.insync.replication.log.segment;
 
 import dev.insync.replication.log.FileSync;
+
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
