@@ -367,4 +367,56 @@ class ReplicaManagerTest {
                 Map.of("rep", 1)));
         assertThat(only(rm(1).produce(Map.of(REP0, records("a")), -1, 1000), REP0).error()).isEqualTo(Errors.NONE);
     }
+
+    private static List<String> values(Log log) {
+        List<String> out = new java.util.ArrayList<>();
+        log.read(log.logStartOffset(), Integer.MAX_VALUE, log.logEndOffset()).records().batches()
+                .forEach(b -> b.records().forEach(r -> {
+                    java.nio.ByteBuffer v = r.value().duplicate();
+                    byte[] bytes = new byte[v.remaining()];
+                    v.get(bytes);
+                    out.add(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+                }));
+        return out;
+    }
+
+    @Test
+    @DisplayName("FOL-8 SCN-3 a restarted old leader truncates its acks=1 records at the divergence and converges")
+    void fol8Scn3Truncation() {
+        cluster(ReplicationConfig.builder().replicaLagTimeMaxMs(10_000).build(), 1, 2, 3);
+        cluster.setPartition(REP0, List.of(1, 2, 3), List.of(1, 2, 3), 1, 0, 0);
+        cluster.run(0);
+        for (int i = 1; i <= 10; i++) {
+            CompletableFuture<Map<TopicPartition, ProduceResult>> f =
+                    rm(1).produce(Map.of(REP0, records("ok-" + i)), -1, 30_000);
+            cluster.run(0);
+            assertThat(only(f, REP0).error()).isEqualTo(Errors.NONE);
+        }
+        // Pause 2 and 3 (their fetches fail), wait for parked fetches to run out, write lost-* with acks=1.
+        cluster.unreachable.addAll(List.of(2, 3));
+        cluster.run(1000);
+        for (int i = 1; i <= 5; i++) {
+            assertThat(only(rm(1).produce(Map.of(REP0, records("lost-" + i)), 1, 30_000), REP0).baseOffset())
+                    .isEqualTo(9 + i);
+        }
+        cluster.stop(1, false); // kill -9: files stay
+        cluster.unreachable.clear();
+        cluster.setPartition(REP0, List.of(1, 2, 3), List.of(2, 3), 2, 1, 1);
+        CompletableFuture<Map<TopicPartition, ProduceResult>> f =
+                rm(2).produce(Map.of(REP0, records("new-1", "new-2", "new-3")), -1, 30_000);
+        cluster.run(0);
+        assertThat(only(f, REP0)).isEqualTo(new ProduceResult(Errors.NONE, 10, -1));
+
+        ReplicaManager restarted = cluster.start(1);
+        cluster.run(2000);
+        Log log1 = restarted.logDirectory().log(REP0).orElseThrow();
+        Log log2 = rm(2).logDirectory().log(REP0).orElseThrow();
+        assertThat(log1.logEndOffset()).isEqualTo(13);
+        assertThat(values(log1)).isEqualTo(values(log2));
+        assertThat(values(log1)).startsWith("ok-1").contains("ok-10", "new-1", "new-3").noneMatch(v -> v.startsWith("lost"));
+        assertThat(log1.leaderEpochCache().epochEntries()).isEqualTo(log2.leaderEpochCache().epochEntries());
+        assertThat(log1.leaderEpochCache().epochEntries()).extracting(e -> e.epoch() + " " + e.startOffset())
+                .containsExactly("0 0", "1 10");
+        assertThat(restarted.partition(REP0).orElseThrow().highWatermark()).isEqualTo(13);
+    }
 }
