@@ -585,14 +585,4 @@ public final class ReplicaFetcher {
     public String toString() {
         return name;
     }
-
-    /** For tests: whether a fetch is out. */
-    synchronized boolean hasRequestInFlight() {
-        return inFlightRequest >= 0;
-    }
-
-    /** For tests: the partitions currently held, with their states. */
-    synchronized List<TopicPartition> partitionOrder() {
-        return List.copyOf(partitions.keySet());
-    }
 }

@@ -407,7 +407,7 @@ public final class ReplicaManager {
             Map<TopicPartition, InitialFetchState> startFetching = new LinkedHashMap<>();
             for (TopicPartition tp : delta.deletedPartitions()) {
                 metadataPartitions.remove(tp);
-                if (stopReplica(tp, true)) {
+                if (stopReplica(tp)) {
                     stopFetching.add(tp);
                     toWake.add(tp);
                 }
@@ -444,7 +444,7 @@ public final class ReplicaManager {
         TopicPartition tp = registration.topicPartition();
         metadataPartitions.put(tp, registration);
         if (!registration.replicas().contains(brokerId)) {
-            if (stopReplica(tp, true)) {
+            if (stopReplica(tp)) {
                 stopFetching.add(tp);
                 toWake.add(tp);
             }
@@ -492,14 +492,14 @@ public final class ReplicaManager {
         return partition;
     }
 
-    /** Stops hosting {@code tp} (no longer assigned, or deleted); returns whether it was hosted. */
-    private boolean stopReplica(TopicPartition tp, boolean deleteLog) {
+    /** Stops hosting {@code tp} (no longer assigned, or deleted) and deletes its log; returns whether it was hosted. */
+    private boolean stopReplica(TopicPartition tp) {
         Partition removed = partitions.remove(tp);
         if (removed == null) {
             return false;
         }
-        LOG.info("{}Stopped replica of {}{}", logPrefix, tp, deleteLog ? " and deleted its log" : "");
-        if (deleteLog && !removed.isOffline()) {
+        LOG.info("{}Stopped the replica of {} and deleted its log", logPrefix, tp);
+        if (!removed.isOffline()) {
             try {
                 logDirectory.deleteLog(tp);
             } catch (ApiException | UncheckedIOException e) {
