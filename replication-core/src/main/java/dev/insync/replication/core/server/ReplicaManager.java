@@ -67,6 +67,9 @@ public final class ReplicaManager {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
 
+    /** Gauge ({@code kafka.server:type=ReplicaFetcherManager,name=FailedPartitionsCount}): followed partitions marked failed (FOL-6). */
+    public static final String FAILED_PARTITIONS_COUNT = "FailedPartitionsCount";
+
     private final int brokerId;
     private final ReplicationConfig config;
     private final LogDirectory logDirectory;
@@ -158,6 +161,7 @@ public final class ReplicaManager {
         metrics.registerGauge(ReplicationMetrics.UNDER_MIN_ISR_PARTITION_COUNT,
                 () -> partitions.values().stream().filter(Partition::isUnderMinIsr).count());
         metrics.registerGauge(ReplicationMetrics.MAX_LAG, fetcherManager::maxLag);
+        metrics.registerGauge(FAILED_PARTITIONS_COUNT, () -> fetcherManager.failedPartitions().size());
         LOG.info("{}Started with {} logs in {}", logPrefix, logDirectory.logs().size(), logDirectory.path());
     }
 
@@ -203,6 +207,7 @@ public final class ReplicaManager {
         metrics.removeGauge(ReplicationMetrics.UNDER_REPLICATED_PARTITIONS);
         metrics.removeGauge(ReplicationMetrics.UNDER_MIN_ISR_PARTITION_COUNT);
         metrics.removeGauge(ReplicationMetrics.MAX_LAG);
+        metrics.removeGauge(FAILED_PARTITIONS_COUNT);
         return true;
     }
 
