@@ -14,6 +14,7 @@ public enum Errors {
     NOT_LEADER_OR_FOLLOWER(6, "For requests intended only for the leader, this error indicates that the broker is not the current leader. For requests intended for any replica, this error indicates that the broker is not a replica of the topic partition.", true),
     REQUEST_TIMED_OUT(7, "The request timed out.", true),
     MESSAGE_TOO_LARGE(10, "The request included a message larger than the max message size the server will accept.", false),
+    NETWORK_EXCEPTION(13, "The server disconnected before a response was received.", true),
     RECORD_LIST_TOO_LARGE(18, "The request included message batch larger than the configured segment size on the server.", false),
     NOT_ENOUGH_REPLICAS(19, "Messages are rejected since there are fewer in-sync replicas than required.", true),
     NOT_ENOUGH_REPLICAS_AFTER_APPEND(20, "Messages are written to the log, but to fewer in-sync replicas than required.", true),

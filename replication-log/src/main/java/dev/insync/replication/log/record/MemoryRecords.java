@@ -26,7 +26,11 @@ public final class MemoryRecords {
         this.buffer = buffer;
     }
 
-    /** Wraps bytes without copying; framing is checked when batches are iterated. */
+    /**
+     * Wraps the bytes between the buffer's position and limit without copying; framing is checked
+     * when batches are iterated. Batch setters write through to these bytes (and fail with
+     * {@link java.nio.ReadOnlyBufferException} on a read-only buffer).
+     */
     public static MemoryRecords readableRecords(ByteBuffer buffer) {
         return new MemoryRecords(buffer.slice());
     }
@@ -43,6 +47,31 @@ public final class MemoryRecords {
             builder.append(r);
         }
         return builder.build();
+    }
+
+    /**
+     * Several batches back to back in one buffer, each written straight from its builder (no
+     * intermediate copies): the usual way to make a multi-batch produce or follower input.
+     *
+     * @throws IllegalStateException if a builder has no records
+     */
+    public static MemoryRecords withBatches(RecordBatchBuilder... builders) {
+        long size = 0;
+        for (int i = 0; i < builders.length; i++) {
+            if (builders[i].recordCount() == 0) {
+                throw new IllegalStateException("Cannot write an empty batch: builder " + i + " of " + builders.length
+                        + " has no records");
+            }
+            size += builders[i].estimatedSizeInBytes();
+        }
+        if (size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Batches total " + size + " bytes, more than one buffer can hold");
+        }
+        ByteBuffer out = ByteBuffer.allocate((int) size);
+        for (RecordBatchBuilder b : builders) {
+            b.writeTo(out);
+        }
+        return new MemoryRecords(out.flip());
     }
 
     /** The batches of all inputs back to back, copied into one new buffer, in order. */
@@ -68,6 +97,7 @@ public final class MemoryRecords {
         return buffer.duplicate();
     }
 
+    /** Total bytes of all batches. */
     public int sizeInBytes() {
         return buffer.remaining();
     }

@@ -27,6 +27,8 @@ import java.util.zip.CRC32C;
  * <p>Only uncompressed batches can be decoded: {@link #records()} rejects a compressed batch with
  * INVALID_RECORD naming the offset and codec rather than misreading compressed bytes as records.
  * Transactional and control batches are read as ordinary data.
+ *
+ * <p>A view is not thread-safe: readers may share it, but the setters must not race with readers.
  */
 public final class RecordBatch {
 
@@ -123,7 +125,8 @@ public final class RecordBatch {
 
     /**
      * Reads the whole batch starting at {@code position} of a file into a new heap buffer, for
-     * log recovery and segment scans.
+     * log recovery and segment scans. Reads at absolute positions: the channel's own position is
+     * not moved. The CRC is not checked (call {@link #isValid()}).
      *
      * @return the batch, or null if the file ends before the batch does (a truncated tail)
      * @throws ApiException CORRUPT_MESSAGE naming the file position if the framing is bad
@@ -135,6 +138,10 @@ public final class RecordBatch {
         }
         int size = checkedSize(head.getInt(LENGTH_OFFSET), head.get(MAGIC_OFFSET),
                 head.getLong(BASE_OFFSET_OFFSET), "file position " + position);
+        if (size > channel.size() - position) {
+            // a torn tail: checked before allocating so a garbage length cannot demand a huge buffer
+            return null;
+        }
         ByteBuffer whole = ByteBuffer.allocate(size);
         whole.put(head.flip());
         if (!readFully(channel, whole, position + FRAMING_HEADER_SIZE)) {
@@ -179,10 +186,12 @@ public final class RecordBatch {
                 + " (base offset " + (buf.limit() - pos >= 8 ? buf.getLong(pos) : -1) + ")";
     }
 
+    /** Offset of the first record (bytes 0-7; rewritten by a leader append, LOG-4). */
     public long baseOffset() {
         return buffer.getLong(BASE_OFFSET_OFFSET);
     }
 
+    /** baseOffset + lastOffsetDelta: the offset of the last record. */
     public long lastOffset() {
         return baseOffset() + lastOffsetDelta();
     }
@@ -192,14 +201,17 @@ public final class RecordBatch {
         return lastOffset() + 1;
     }
 
+    /** Last record's offset minus baseOffset; recordCount - 1 for every batch we accept (LOG-5). */
     public int lastOffsetDelta() {
         return buffer.getInt(LAST_OFFSET_DELTA_OFFSET);
     }
 
+    /** Epoch of the leader that appended the batch, or {@link #NO_PARTITION_LEADER_EPOCH}. */
     public int partitionLeaderEpoch() {
         return buffer.getInt(PARTITION_LEADER_EPOCH_OFFSET);
     }
 
+    /** The format version byte; 2 for every batch a view can be created over. */
     public byte magic() {
         return buffer.get(MAGIC_OFFSET);
     }
@@ -240,6 +252,7 @@ public final class RecordBatch {
         return buffer.limit();
     }
 
+    /** The raw attributes: codec (bits 0-2), timestamp type (3), transactional (4), control (5). */
     public short attributes() {
         return buffer.getShort(ATTRIBUTES_OFFSET);
     }
@@ -249,10 +262,12 @@ public final class RecordBatch {
         return attributes() & COMPRESSION_CODEC_MASK;
     }
 
+    /** Whether a codec other than none is set; such a batch frames but its records cannot be read. */
     public boolean isCompressed() {
         return compressionCodec() != 0;
     }
 
+    /** Attribute bit 3. */
     public TimestampType timestampType() {
         return (attributes() & TIMESTAMP_TYPE_MASK) == 0 ? TimestampType.CREATE_TIME : TimestampType.LOG_APPEND_TIME;
     }
@@ -267,26 +282,32 @@ public final class RecordBatch {
         return (attributes() & CONTROL_FLAG_MASK) != 0;
     }
 
+    /** Timestamp of the first record; record timestamps are deltas from it. */
     public long baseTimestamp() {
         return buffer.getLong(BASE_TIMESTAMP_OFFSET);
     }
 
+    /** Largest record timestamp (CREATE_TIME) or the leader's append time (LOG_APPEND_TIME). */
     public long maxTimestamp() {
         return buffer.getLong(MAX_TIMESTAMP_OFFSET);
     }
 
+    /** Idempotent producer id, or {@link #NO_PRODUCER_ID}. */
     public long producerId() {
         return buffer.getLong(PRODUCER_ID_OFFSET);
     }
 
+    /** Idempotent producer epoch, or {@link #NO_PRODUCER_EPOCH}. */
     public short producerEpoch() {
         return buffer.getShort(PRODUCER_EPOCH_OFFSET);
     }
 
+    /** Sequence number of the first record, or {@link #NO_SEQUENCE}. */
     public int baseSequence() {
         return buffer.getInt(BASE_SEQUENCE_OFFSET);
     }
 
+    /** The record count stored in the header (validated against the records by LOG-5). */
     public int recordCount() {
         return buffer.getInt(RECORDS_COUNT_OFFSET);
     }

@@ -3,6 +3,7 @@ package dev.insync.replication.log.record;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -14,6 +15,9 @@ import java.util.Objects;
  * -1, no leader epoch, create-time timestamps. baseTimestamp is the first record's timestamp and
  * maxTimestamp the largest one (or the log append time for LOG_APPEND_TIME), as Kafka's builder
  * does, so the same inputs give the same bytes as Kafka's {@code MemoryRecordsBuilder}.
+ *
+ * <p>Key, value and header arrays are referenced, not copied, until {@link #build()}: do not
+ * change them in between. A builder is single-use per batch and not thread-safe.
  */
 public final class RecordBatchBuilder {
 
@@ -27,7 +31,7 @@ public final class RecordBatchBuilder {
     private boolean transactional;
     private final List<SimpleRecord> records = new ArrayList<>();
     /** Body sizes (without the length varint) of the records, parallel to {@link #records}. */
-    private final List<Integer> bodySizes = new ArrayList<>();
+    private int[] bodySizes = new int[8];
     private long baseTimestamp;
     private long maxTimestamp = RecordBatch.NO_TIMESTAMP;
     private long sizeInBytes = RecordBatch.HEADER_SIZE;
@@ -40,6 +44,7 @@ public final class RecordBatchBuilder {
         this.baseOffset = baseOffset;
     }
 
+    /** The epoch stamped in the header; defaults to {@link RecordBatch#NO_PARTITION_LEADER_EPOCH}. */
     public RecordBatchBuilder partitionLeaderEpoch(int epoch) {
         this.partitionLeaderEpoch = epoch;
         return this;
@@ -75,10 +80,12 @@ public final class RecordBatchBuilder {
         return this;
     }
 
+    /** Adds a record without headers at the next offset; key and value may be null. */
     public RecordBatchBuilder append(long timestamp, byte[] key, byte[] value) {
         return append(new SimpleRecord(timestamp, key, value, List.of()));
     }
 
+    /** Adds a record at the next offset; key, value and header values may be null. */
     public RecordBatchBuilder append(long timestamp, byte[] key, byte[] value, List<Header> headers) {
         return append(new SimpleRecord(timestamp, key, value, headers));
     }
@@ -101,8 +108,11 @@ public final class RecordBatchBuilder {
                     + Integer.MAX_VALUE + " bytes with record " + offsetDelta);
         }
         sizeInBytes = total;
+        if (offsetDelta == bodySizes.length) {
+            bodySizes = Arrays.copyOf(bodySizes, offsetDelta * 2);
+        }
+        bodySizes[offsetDelta] = bodySize;
         records.add(record);
-        bodySizes.add(bodySize);
         maxTimestamp = Math.max(maxTimestamp, record.timestamp());
         return this;
     }
@@ -132,7 +142,7 @@ public final class RecordBatchBuilder {
         int start = buf.position();
         buf.position(start + RecordBatch.HEADER_SIZE);
         for (int i = 0; i < records.size(); i++) {
-            writeRecord(buf, i, bodySizes.get(i), records.get(i));
+            writeRecord(buf, i, bodySizes[i], records.get(i));
         }
         int end = buf.position();
         short attributes = 0;

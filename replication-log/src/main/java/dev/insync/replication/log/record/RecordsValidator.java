@@ -47,21 +47,20 @@ public final class RecordsValidator {
         boolean monotonic = true;
         while (pos < limit) {
             RecordBatch batch = frame(buf, pos, tp);
-            String where = "Record batch at position " + pos + " (base offset " + batch.baseOffset() + ") of " + tp;
             if (batch.sizeInBytes() > maxMessageBytes) {
-                throw Errors.MESSAGE_TOO_LARGE.exception(where + " is " + batch.sizeInBytes()
+                throw Errors.MESSAGE_TOO_LARGE.exception(where(batch, pos, tp) + " is " + batch.sizeInBytes()
                         + " bytes, above max.message.bytes " + maxMessageBytes);
             }
             long stored = batch.checksum();
             long computed = batch.computeChecksum();
             if (stored != computed) {
-                throw Errors.CORRUPT_MESSAGE.exception(where + " failed its CRC: stored " + stored
+                throw Errors.CORRUPT_MESSAGE.exception(where(batch, pos, tp) + " failed its CRC: stored " + stored
                         + ", computed " + computed);
             }
             int count = batch.recordCount();
             int lastDelta = batch.lastOffsetDelta();
             if (count <= 0 || (long) lastDelta + 1 != count) {
-                throw Errors.CORRUPT_MESSAGE.exception(where + " has record count " + count
+                throw Errors.CORRUPT_MESSAGE.exception(where(batch, pos, tp) + " has record count " + count
                         + " but lastOffsetDelta " + lastDelta + "; an uncompressed v2 batch needs count = lastOffsetDelta + 1 > 0");
             }
             RecordBatch.RecordsCheck check;
@@ -88,12 +87,17 @@ public final class RecordsValidator {
                 offsetOfMaxTimestamp, limit, monotonic);
     }
 
+    /** Names a batch in an error message; built only when one is thrown. */
+    private static String where(RecordBatch batch, int pos, TopicPartition tp) {
+        return "Record batch at position " + pos + " (base offset " + batch.baseOffset() + ") of " + tp;
+    }
+
     private static RecordBatch frame(ByteBuffer buf, int pos, TopicPartition tp) {
         int size;
         try {
             size = RecordBatch.batchSizeAt(buf, pos);
         } catch (ApiException e) {
-            throw new ApiException(e.error(), e.getMessage() + " of " + tp, e);
+            throw new ApiException(e.error(), e.getMessage() + " (in " + tp + ")", e);
         }
         if (size < 0) {
             String declared = buf.limit() - pos >= RecordBatch.LENGTH_OFFSET + 4

@@ -277,6 +277,21 @@ class KafkaInteropTest {
                 .hasMessageContaining("offset 300").hasMessageContaining("gzip").hasMessageContaining("position 0");
     }
 
+    @Test
+    @DisplayName("LOG-1 a Kafka transaction-marker control batch is read as data with its flags exposed")
+    void controlBatchReadAsData() {
+        ByteBuffer marker = org.apache.kafka.common.record.internal.MemoryRecords.withEndTransactionMarker(
+                900L, 1_700_000_000_000L, 6, 31L, (short) 2,
+                new org.apache.kafka.common.record.internal.EndTransactionMarker(
+                        org.apache.kafka.common.record.internal.ControlRecordType.COMMIT, 4)).buffer();
+        MemoryRecords ours = MemoryRecords.readableRecords(marker.duplicate());
+        RecordBatch batch = ours.batches().get(0);
+        assertThat(batch.isControlBatch()).isTrue();
+        assertThat(batch.isTransactional()).isTrue();
+        assertSameBatch(kafkaBatch(marker.duplicate()), batch);
+        assertThat(RecordsValidator.validate(ours, Integer.MAX_VALUE, TP).recordCount()).isEqualTo(1);
+    }
+
     @Provide
     Arbitrary<BatchSpec> specs() {
         Arbitrary<byte[]> nullableBytes = Arbitraries.bytes().array(byte[].class).ofMaxSize(200).injectNull(0.2);

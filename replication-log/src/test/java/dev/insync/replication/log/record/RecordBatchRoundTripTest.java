@@ -86,6 +86,14 @@ class RecordBatchRoundTripTest {
         assertThat(batch.checksum()).isNotEqualTo(crc);
         assertThat(batch.isValid()).isTrue();
         assertThat(batch.records().get(0).timestamp()).isEqualTo(77);
+
+        ByteBuffer before = ByteBuffer.allocate(batch.sizeInBytes()).put(batch.buffer()).flip();
+        batch.setMaxTimestamp(TimestampType.LOG_APPEND_TIME, 77);
+        assertThat(batch.buffer()).as("an unchanged stamp leaves every byte alone").isEqualTo(before);
+        batch.setMaxTimestamp(TimestampType.CREATE_TIME, 5);
+        assertThat(batch.timestampType()).isEqualTo(TimestampType.CREATE_TIME);
+        assertThat(batch.checksum()).as("back to the builder's bytes, back to its CRC").isEqualTo(crc);
+        assertThat(batch.records().get(0).timestamp()).isEqualTo(5);
     }
 
     @Test
@@ -102,5 +110,17 @@ class RecordBatchRoundTripTest {
         assertThat(first).isEqualTo(batches.get(0).sizeInBytes());
         assertThat(RecordBatch.batchSizeAt(buf, first)).isEqualTo(batches.get(1).sizeInBytes());
         assertThat(RecordBatch.batchSizeAt(buf.duplicate().limit(buf.limit() - 1), first)).isEqualTo(-1);
+    }
+
+    @Test
+    @DisplayName("LOG-1 withBatches writes several builders back to back, equal to concatenating their builds")
+    void withBatches() {
+        RecordBatchBuilder a = new RecordBatchBuilder(0).partitionLeaderEpoch(1).append(1, null, b("a"));
+        RecordBatchBuilder c = new RecordBatchBuilder(1).partitionLeaderEpoch(1).append(2, b("k"), b("c"))
+                .append(3, null, null);
+        MemoryRecords both = MemoryRecords.withBatches(a, c);
+        assertThat(both).isEqualTo(MemoryRecords.concat(List.of(a.build(), c.build())));
+        assertThat(both.batches()).extracting(RecordBatch::nextOffset).containsExactly(1L, 3L);
+        assertThat(both.batches()).allMatch(RecordBatch::isValid);
     }
 }

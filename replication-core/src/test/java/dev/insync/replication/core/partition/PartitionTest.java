@@ -1,0 +1,697 @@
+package dev.insync.replication.core.partition;
+
+import dev.insync.replication.core.metadata.AlterPartitionRequest;
+import dev.insync.replication.core.metadata.AlterPartitionResponse;
+import dev.insync.replication.core.partition.IsrState.CommittedIsr;
+import dev.insync.replication.core.partition.IsrState.PendingExpandIsr;
+import dev.insync.replication.core.partition.IsrState.PendingShrinkIsr;
+import dev.insync.replication.core.replica.ReplicaState;
+import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.log.ApiException;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.epoch.EpochEndOffset;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.OptionalInt;
+
+import static dev.insync.replication.core.partition.PartitionFixture.MAX_BYTES;
+import static dev.insync.replication.core.partition.PartitionFixture.data;
+import static dev.insync.replication.core.partition.PartitionFixture.registration;
+import static dev.insync.replication.core.partition.PartitionFixture.request;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PartitionTest {
+
+    private static Errors errorOf(Runnable r) {
+        try {
+            r.run();
+        } catch (ApiException e) {
+            return e.error();
+        }
+        return Errors.NONE;
+    }
+
+    /** Follower 2 and 3 fetch at {@code offset}. */
+    private static void bothFetch(PartitionFixture f, long offset) {
+        f.followerFetch(2, offset);
+        f.followerFetch(3, offset);
+    }
+
+    @Nested
+    class Leadership {
+
+        @Test
+        @DisplayName("LDR-1 makeLeader: epoch start = LEO, epoch cache gets (epoch, LEO), remote replicas reset, then HW-4")
+        void ldr1MakeLeader() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeFollower(registration(2, 0, 0, List.of(1, 2, 3), List.of(1, 2, 3)));
+            f.partition.appendRecordsToFollower(InMemoryLocalLog.recordsWithEpochs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+            f.partition.updateFollowerHighWatermark(4);
+
+            boolean newLeader = f.partition.makeLeader(registration(1, 1, 1, List.of(1, 2, 3), List.of(1, 2, 3)));
+
+            assertThat(newLeader).isTrue();
+            assertThat(f.partition.leaderEpochStartOffset()).isEqualTo(10);
+            assertThat(f.log.latestEpoch()).hasValue(1);
+            assertThat(f.log.endOffsetForEpoch(0)).isEqualTo(new EpochEndOffset(0, 10));
+            long now = f.time.milliseconds();
+            assertThat(f.partition.remoteReplicaState(2)).hasValue(new ReplicaState(-1, -1, -1, 0, now, -1));
+            // HW-4: no follower LEO known yet, so the HW stays where the follower left it
+            assertThat(f.partition.highWatermark()).isEqualTo(4);
+        }
+
+        @Test
+        @DisplayName("HW-4 a new leader's HW cannot rise before every ISR follower fetched once in the new epoch")
+        void hw4NewLeaderWaitsForEveryFollower() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeFollower(registration(2, 0, 0, List.of(1, 2, 3), List.of(1, 2, 3)));
+            f.partition.appendRecordsToFollower(InMemoryLocalLog.recordsWithEpochs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+            f.partition.makeLeader(registration(1, 1, 1, List.of(1, 2, 3), List.of(1, 2, 3)));
+            assertThat(f.partition.highWatermark()).isZero();
+
+            PartitionFetchResult first = f.followerFetch(2, 10);
+            assertThat(first.highWatermarkIncreased()).isFalse();
+            assertThat(f.partition.highWatermark()).isZero();
+
+            PartitionFetchResult second = f.followerFetch(3, 10);
+            assertThat(second.highWatermarkIncreased()).isTrue();
+            assertThat(f.partition.highWatermark()).isEqualTo(10);
+        }
+
+        @Test
+        @DisplayName("LDR-1 re-elected leader keeps the followers' LEO and broker epoch; HW-4 re-evaluated in makeLeader")
+        void ldr1ReElected() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(10, 1);
+            f.followerFetch(2, 10);
+            f.followerFetch(3, 5);
+            f.time.advance(100);
+
+            boolean newLeader = f.partition.makeLeader(registration(1, 1, 1, List.of(1, 2, 3), List.of(1, 2)));
+
+            assertThat(newLeader).isFalse();
+            long now = f.time.milliseconds();
+            assertThat(f.partition.remoteReplicaState(2)).hasValue(new ReplicaState(0, 10, 10, now, now, 102));
+            assertThat(f.partition.remoteReplicaState(3)).hasValue(new ReplicaState(0, 5, 10, 0, 0, 103));
+            // ISR 1,2 both at 10, and 3 (not caught up since lastCaughtUp = 0) does not hold the HW: makeLeader raised it
+            assertThat(f.partition.highWatermark()).isEqualTo(10);
+            assertThat(f.events).contains("hw");
+        }
+
+        @Test
+        @DisplayName("LDR-2 makeFollower reports a new leader epoch only once and clears the leader-only state")
+        void ldr2MakeFollower() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(3, 1);
+            f.followerFetch(2, 3);
+
+            assertThat(f.partition.makeFollower(registration(2, 1, 1, List.of(1, 2, 3), List.of(1, 2, 3)))).isTrue();
+            assertThat(f.partition.isLeader()).isFalse();
+            assertThat(f.partition.leaderId()).isEqualTo(2);
+            assertThat(f.partition.remoteReplicaState(2)).isEmpty();
+            assertThat(f.partition.isr()).isEmpty();
+            assertThat(f.partition.leaderEpochStartOffset()).isEqualTo(-1);
+            assertThat(f.partition.checkEnoughReplicasReachOffset(1))
+                    .isEqualTo(new AckCheck(true, Errors.NOT_LEADER_OR_FOLLOWER));
+            // same leader epoch again (e.g. an ISR change published by the controller): not new
+            assertThat(f.partition.makeFollower(registration(2, 1, 2, List.of(1, 2, 3), List.of(2, 3)))).isFalse();
+            assertThat(f.partition.partitionEpoch()).isEqualTo(2);
+        }
+
+        @Test
+        @DisplayName("LDR-3 a registration with a lower partition epoch is ignored")
+        void ldr3StaleIgnored() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeLeader(registration(1, 2, 5, List.of(1, 2, 3), List.of(1, 2, 3)));
+
+            assertThat(f.partition.makeLeader(registration(1, 2, 4, List.of(1, 2), List.of(1)))).isFalse();
+            assertThat(f.partition.makeFollower(registration(2, 3, 4, List.of(1, 2, 3), List.of(2)))).isFalse();
+
+            assertThat(f.partition.isLeader()).isTrue();
+            assertThat(f.partition.isr()).containsExactly(1, 2, 3);
+            assertThat(f.partition.assignment()).containsExactly(1, 2, 3);
+            assertThat(f.partition.partitionEpoch()).isEqualTo(5);
+            assertThat(f.partition.leaderEpoch()).isEqualTo(2);
+        }
+
+        @Test
+        @DisplayName("LDR-3 a same-leader-epoch update replaces ISR and replicas without a reset and drops a pending change")
+        void ldr3SameEpochUpdate() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(10, 1);
+            f.followerFetch(2, 10);
+            f.followerFetch(3, 4);
+            f.time.advance(PartitionFixture.LAG_MS + 1);
+            f.partition.maybeShrinkIsr();
+            assertThat(f.partition.isrState()).isInstanceOf(PendingShrinkIsr.class);
+            ReplicaState before2 = f.partition.remoteReplicaState(2).orElseThrow();
+
+            f.partition.makeLeader(registration(1, 0, 1, List.of(1, 2, 3), List.of(1, 2)));
+
+            assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1, 2)));
+            assertThat(f.partition.partitionEpoch()).isEqualTo(1);
+            assertThat(f.partition.remoteReplicaState(2)).hasValue(before2);
+            // the answer to the dropped proposal is stale now and is ignored
+            f.sender.last().accept(1);
+            assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1, 2)));
+            assertThat(f.partition.partitionEpoch()).isEqualTo(1);
+        }
+    }
+
+    @Nested
+    class Produce {
+
+        @Test
+        @DisplayName("PRO-1 acks other than -1, 0, 1 is INVALID_REQUIRED_ACKS and nothing is written")
+        void pro1InvalidAcks() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            assertThat(errorOf(() -> f.append(1, 2))).isEqualTo(Errors.INVALID_REQUIRED_ACKS);
+            assertThat(errorOf(() -> f.append(1, -2))).isEqualTo(Errors.INVALID_REQUIRED_ACKS);
+            assertThat(f.partition.logEndOffset()).isZero();
+            for (int acks : new int[] {-1, 0, 1}) {
+                assertThat(errorOf(() -> f.append(1, acks))).isEqualTo(Errors.NONE);
+            }
+            assertThat(f.partition.logEndOffset()).isEqualTo(3);
+        }
+
+        @Test
+        @DisplayName("PRO-2 not the leader: NOT_LEADER_OR_FOLLOWER")
+        void pro2NotLeader() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeFollower(registration(2, 0, 0, List.of(1, 2, 3), List.of(1, 2, 3)));
+            assertThat(errorOf(() -> f.append(1, 1))).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+            assertThat(f.partition.logEndOffset()).isZero();
+        }
+
+        @Test
+        @DisplayName("PRO-2 SCN-2 acks=-1 below the effective min ISR: NOT_ENOUGH_REPLICAS and nothing written; acks=1 passes")
+        void pro2NotEnoughReplicas() {
+            PartitionFixture f = new PartitionFixture(3);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2)));
+            assertThat(errorOf(() -> f.append(1, -1))).isEqualTo(Errors.NOT_ENOUGH_REPLICAS);
+            assertThat(f.partition.logEndOffset()).isZero();
+            assertThat(errorOf(() -> f.append(1, 1))).isEqualTo(Errors.NONE);
+            assertThat(errorOf(() -> f.append(1, 0))).isEqualTo(Errors.NONE);
+            // min.insync.replicas lowered at run time (SCN-2 step 3)
+            f.partition.updateMinInsyncReplicas(2);
+            assertThat(errorOf(() -> f.append(1, -1))).isEqualTo(Errors.NONE);
+            assertThat(f.partition.logEndOffset()).isEqualTo(3);
+        }
+
+        @Test
+        @DisplayName("PRO-2 HW-2 the effective min ISR is min(min.insync.replicas, number of replicas)")
+        void pro2EffectiveMinIsr() {
+            PartitionFixture f = new PartitionFixture(3);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1), List.of(1)));
+            assertThat(f.partition.effectiveMinIsr()).isEqualTo(1);
+            f.append(2, -1);
+            // HW-4: a single-replica ISR commits at once
+            assertThat(f.partition.highWatermark()).isEqualTo(2);
+        }
+
+        @Test
+        @DisplayName("PRO-3 acks=all is done with NONE once HW >= last offset + 1 and the maximal ISR meets min ISR")
+        void pro3Completion() {
+            PartitionFixture f = new PartitionFixture(2).leaderOf123();
+            f.append(5, -1);
+            assertThat(f.partition.checkEnoughReplicasReachOffset(5)).isEqualTo(AckCheck.NOT_YET);
+            f.followerFetch(2, 5);
+            assertThat(f.partition.checkEnoughReplicasReachOffset(5)).isEqualTo(AckCheck.NOT_YET);
+            f.followerFetch(3, 5);
+            assertThat(f.partition.checkEnoughReplicasReachOffset(5)).isEqualTo(new AckCheck(true, Errors.NONE));
+        }
+
+        @Test
+        @DisplayName("PRO-3 ISR below min ISR after the HW passed the offset: NOT_ENOUGH_REPLICAS_AFTER_APPEND")
+        void pro3AfterAppend() {
+            PartitionFixture f = new PartitionFixture(2);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2), List.of(1, 2)));
+            f.append(5, -1);
+            f.followerFetch(2, 5);
+            assertThat(f.partition.highWatermark()).isEqualTo(5);
+            f.partition.makeLeader(registration(1, 0, 1, List.of(1, 2), List.of(1)));
+            assertThat(f.partition.checkEnoughReplicasReachOffset(5))
+                    .isEqualTo(new AckCheck(true, Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND));
+        }
+
+        @Test
+        @DisplayName("PRO-3 SCN-1 acks=all waits for the HW, not all replicas: a shrink committed by the controller releases it")
+        void pro3ShrinkReleases() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(12, -1);
+            bothFetch(f, 12);
+            assertThat(f.partition.highWatermark()).isEqualTo(12);
+            // broker 3 pauses; five acks=1 and one acks=all record follow
+            f.append(5, 1);
+            f.append(1, -1);
+            f.followerFetch(2, 18);
+            assertThat(f.partition.highWatermark()).isEqualTo(12);
+            assertThat(f.partition.checkEnoughReplicasReachOffset(18)).isEqualTo(AckCheck.NOT_YET);
+            f.time.advance(PartitionFixture.LAG_MS + 1);
+            f.followerFetch(2, 18);
+            f.partition.maybeShrinkIsr();
+            assertThat(f.partition.checkEnoughReplicasReachOffset(18))
+                    .as("ISR-4: the pending shrink does not move the HW").isEqualTo(AckCheck.NOT_YET);
+            f.sender.last().accept(1);
+            assertThat(f.partition.highWatermark()).isEqualTo(18);
+            assertThat(f.partition.checkEnoughReplicasReachOffset(18)).isEqualTo(new AckCheck(true, Errors.NONE));
+            assertThat(f.events).containsSubsequence("shrink", "hw");
+        }
+    }
+
+    @Nested
+    class HighWatermark {
+
+        @Test
+        @DisplayName("HW-2 under min ISR the HW does not move at all, even for acks=1 records")
+        void hw2Freeze() {
+            PartitionFixture f = new PartitionFixture(2);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1)));
+            f.append(4, 1);
+            f.followerFetch(2, 4);
+            f.followerFetch(3, 4);
+            assertThat(f.partition.isUnderMinIsr()).isTrue();
+            assertThat(f.partition.highWatermark()).isZero();
+            assertThat(f.partition.maybeIncrementLeaderHW(f.time.milliseconds())).isFalse();
+            assertThat(f.consumerFetch(0).data().records().sizeInBytes()).isZero();
+        }
+
+        @Test
+        @DisplayName("HW-3 the leader's HW only moves up, even when a known follower LEO goes down")
+        void hw3Monotonic() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(10, 1);
+            bothFetch(f, 10);
+            assertThat(f.partition.highWatermark()).isEqualTo(10);
+            f.followerFetch(3, 6);
+            assertThat(f.partition.highWatermark()).isEqualTo(10);
+            assertThat(f.partition.maybeIncrementLeaderHW(f.time.milliseconds())).isFalse();
+        }
+
+        @Test
+        @DisplayName("HW-6 the leader learns a follower's LEO only from its next fetch: the HW can be too low, never too high")
+        void hw6Lag() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(10, 1);
+            PartitionFetchResult r2 = f.followerFetch(2, 0);
+            PartitionFetchResult r3 = f.followerFetch(3, 0);
+            assertThat(r2.data().records().sizeInBytes()).isEqualTo(10);
+            assertThat(r3.data().records().sizeInBytes()).isEqualTo(10);
+            // both followers now hold 0..9, but the leader has not heard it
+            assertThat(f.partition.highWatermark()).isZero();
+            f.followerFetch(2, 10);
+            assertThat(f.partition.highWatermark()).isZero();
+            f.followerFetch(3, 10);
+            assertThat(f.partition.highWatermark()).isEqualTo(10);
+        }
+
+        @Test
+        @DisplayName("HW-4 the HW is re-evaluated after the leader's append (single-replica ISR) and on follower LEO changes")
+        void hw4Triggers() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2), List.of(1)));
+            // follower 2 is out of the ISR and has never caught up: the leader alone commits on append
+            f.partition.appendRecordsToLeader(InMemoryLocalLog.records(3), 1);
+            assertThat(f.partition.highWatermark()).isEqualTo(3);
+            PartitionFetchResult same = f.followerFetch(2, 0);
+            assertThat(same.highWatermarkIncreased()).isFalse();
+        }
+    }
+
+    @Nested
+    class Fetch {
+
+        @Test
+        @DisplayName("FET-1 followers read up to the LEO, consumers up to the HW")
+        void fet1ReadLimits() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(10, 1);
+            bothFetch(f, 4);
+            assertThat(f.partition.highWatermark()).isEqualTo(4);
+            assertThat(f.followerFetch(2, 4).data().records().sizeInBytes()).isEqualTo(6);
+            assertThat(f.consumerFetch(0).data().records().sizeInBytes()).isEqualTo(4);
+            assertThat(f.consumerFetch(4).data().records().sizeInBytes()).isZero();
+            assertThat(f.consumerFetch(7).data().error()).isEqualTo(Errors.NONE);
+        }
+
+        @Test
+        @DisplayName("FET-2 fencing in order: epoch below, epoch above, not leader, unknown replica, stale broker epoch, offline; no state change")
+        void fet2Fencing() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeLeader(registration(1, 5, 0, List.of(1, 2, 3), List.of(1, 2, 3)));
+            f.append(4, 1);
+            f.followerFetch(2, 2);
+            ReplicaState before = f.partition.remoteReplicaState(2).orElseThrow();
+            long now = f.time.milliseconds() + 1;
+
+            assertThat(fetch(f, 2, 102, 4, OptionalInt.of(4), now)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
+            assertThat(fetch(f, 2, 102, 4, OptionalInt.of(6), now)).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH);
+            assertThat(fetch(f, 4, 104, 4, OptionalInt.of(5), now)).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH);
+            assertThat(fetch(f, 4, 104, 4, OptionalInt.empty(), now)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+            assertThat(fetch(f, 2, 101, 4, OptionalInt.of(5), now)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+            f.partition.markOffline();
+            // epoch checks come before the storage error
+            assertThat(fetch(f, 2, 102, 4, OptionalInt.of(4), now)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
+            assertThat(fetch(f, 2, 102, 4, OptionalInt.of(5), now)).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
+            assertThat(f.partition.remoteReplicaState(2)).hasValue(before);
+            assertThat(f.partition.highWatermark()).isZero();
+
+            PartitionFixture follower = new PartitionFixture(1);
+            follower.partition.makeFollower(registration(2, 5, 0, List.of(1, 2, 3), List.of(1, 2, 3)));
+            assertThat(fetch(follower, 3, 103, 0, OptionalInt.of(4), now)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
+            assertThat(fetch(follower, 3, 103, 0, OptionalInt.of(5), now)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+            assertThat(fetch(follower, 3, 103, 0, OptionalInt.empty(), now)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+        }
+
+        private Errors fetch(PartitionFixture f, int replicaId, long brokerEpoch, long offset, OptionalInt epoch, long now) {
+            FetchRequest.PartitionData d = data(offset, epoch, OptionalInt.empty());
+            return f.partition.fetchRecords(request(replicaId, brokerEpoch, d), d, MAX_BYTES, now, true).data().error();
+        }
+
+        /** Leader at epoch 2 whose log has epoch 0 at 0..9 and epoch 2 from 10 (epoch 1 never wrote). */
+        private PartitionFixture divergenceFixture() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2, 3)));
+            f.append(10, 1);
+            f.partition.makeLeader(registration(1, 2, 1, List.of(1, 2, 3), List.of(1, 2, 3)));
+            f.append(5, 1);
+            return f;
+        }
+
+        private PartitionFetchResult fetchWithEpoch(PartitionFixture f, long offset, int lastFetchedEpoch) {
+            FetchRequest.PartitionData d = data(offset, OptionalInt.of(2), OptionalInt.of(lastFetchedEpoch));
+            return f.partition.fetchRecords(request(2, 102, d), d, MAX_BYTES, f.time.milliseconds(), true);
+        }
+
+        @Test
+        @DisplayName("FET-3 divergence answers divergingEpoch, no records, and does not update the follower's state")
+        void fet3Diverging() {
+            PartitionFixture f = divergenceFixture();
+            ReplicaState before = f.partition.remoteReplicaState(2).orElseThrow();
+
+            // SCN-3: the old leader's follower fetches at 15 with lastFetchedEpoch 1, which this leader never had
+            FetchResponse.PartitionData unknownEpoch = fetchWithEpoch(f, 15, 1).data();
+            assertThat(unknownEpoch.error()).isEqualTo(Errors.NONE);
+            assertThat(unknownEpoch.divergingEpoch()).hasValue(new EpochEndOffset(0, 10));
+            assertThat(unknownEpoch.records().sizeInBytes()).isZero();
+
+            // epoch 0 is known but ends at 10 < fetch offset 12
+            FetchResponse.PartitionData pastEnd = fetchWithEpoch(f, 12, 0).data();
+            assertThat(pastEnd.divergingEpoch()).hasValue(new EpochEndOffset(0, 10));
+            assertThat(f.partition.remoteReplicaState(2)).hasValue(before);
+
+            // no divergence: epoch 0 up to its end
+            FetchResponse.PartitionData ok = fetchWithEpoch(f, 10, 0).data();
+            assertThat(ok.divergingEpoch()).isEmpty();
+            assertThat(ok.records().sizeInBytes()).isEqualTo(5);
+            assertThat(f.partition.remoteReplicaState(2).orElseThrow().logEndOffset()).isEqualTo(10);
+        }
+
+        @Test
+        @DisplayName("FET-3 OFFSET_OUT_OF_RANGE when the end of lastFetchedEpoch is undefined or the offset is outside the log")
+        void fet3OutOfRange() {
+            PartitionFixture f = divergenceFixture();
+            FetchResponse.PartitionData undefined = fetchWithEpoch(f, 15, 7).data();
+            assertThat(undefined.error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE);
+            // FOL-6: the answer carries the leader's LEO and log start
+            assertThat(undefined.logEndOffset()).isEqualTo(15);
+            assertThat(undefined.logStartOffset()).isZero();
+            assertThat(f.followerFetch(2, 16).data().error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE);
+            f.log.updateHighWatermark(5);
+            f.log.maybeIncrementLogStartOffset(3);
+            assertThat(f.followerFetch(2, 2).data().error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE);
+            assertThat(f.partition.remoteReplicaState(2).orElseThrow().logEndOffset()).isEqualTo(-1);
+        }
+
+        @Test
+        @DisplayName("FET-4 only the first read of a fetch updates the follower's state; a parked fetch's re-read does not")
+        void fet4FirstReadOnly() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(10, 1);
+            FetchRequest.PartitionData d = data(10, OptionalInt.of(0), OptionalInt.empty());
+            PartitionFetchResult reread = f.partition.fetchRecords(request(2, 102, d), d, MAX_BYTES,
+                    f.time.milliseconds(), false);
+            assertThat(reread.data().error()).isEqualTo(Errors.NONE);
+            assertThat(f.partition.remoteReplicaState(2).orElseThrow().logEndOffset()).isEqualTo(-1);
+
+            f.time.advance(7);
+            f.partition.fetchRecords(request(2, 102, d), d, MAX_BYTES, f.time.milliseconds(), true);
+            ReplicaState s = f.partition.remoteReplicaState(2).orElseThrow();
+            assertThat(s.logEndOffset()).isEqualTo(10);
+            assertThat(s.lastFetchTimeMs()).isEqualTo(f.time.milliseconds());
+            assertThat(s.lastCaughtUpTimeMs()).isEqualTo(f.time.milliseconds());
+            assertThat(s.lastFetchLeaderLogEndOffset()).isEqualTo(10);
+            assertThat(s.brokerEpoch()).isEqualTo(102);
+        }
+
+        @Test
+        @DisplayName("FET-6 the answer carries error, HW, lastStableOffset = HW, log start, LEO and the records")
+        void fet6Fields() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(10, 1);
+            f.followerFetch(3, 10);
+            FetchResponse.PartitionData d = f.followerFetch(2, 6).data();
+            assertThat(d.error()).isEqualTo(Errors.NONE);
+            assertThat(d.highWatermark()).isEqualTo(6);
+            assertThat(d.lastStableOffset()).isEqualTo(6);
+            assertThat(d.logStartOffset()).isZero();
+            assertThat(d.logEndOffset()).isEqualTo(10);
+            assertThat(d.records().sizeInBytes()).isEqualTo(4);
+            assertThat(d.divergingEpoch()).isEmpty();
+        }
+    }
+
+    @Nested
+    class Isr {
+
+        @Test
+        @DisplayName("ISR-1 SCN-1 a lagging follower is proposed out with the seed's numbers; one change in flight (ISR-4)")
+        void isr1Shrink() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(12, -1);
+            bothFetch(f, 12);
+            long lastCaughtUp = f.time.milliseconds();
+            f.append(6, 1);
+            f.time.advance(PartitionFixture.LAG_MS);
+            f.followerFetch(2, 18);
+            f.partition.maybeShrinkIsr();
+            assertThat(f.sender.count()).as("exactly the lag time: still in sync").isZero();
+
+            f.time.advance(1);
+            f.partition.maybeShrinkIsr();
+            assertThat(f.partition.isrState()).isInstanceOf(PendingShrinkIsr.class);
+            AlterPartitionRequest.Item item = f.sender.last().item();
+            assertThat(item.newIsr()).containsExactly(new AlterPartitionRequest.BrokerState(1, 101),
+                    new AlterPartitionRequest.BrokerState(2, 102));
+            assertThat(item.leaderEpoch()).isZero();
+            assertThat(item.partitionEpoch()).isZero();
+            assertThat(Partition.shrinkingIsrMessage(List.of(1, 2, 3), List.of(1, 2), 12, 18,
+                    java.util.Map.of(3, f.partition.remoteReplicaState(3).orElseThrow())))
+                    .isEqualTo("Shrinking ISR from 1,2,3 to 1,2. Leader: (highWatermark: 12, endOffset: 18). "
+                            + "Out of sync replicas: (brokerId: 3, endOffset: 12, lastCaughtUpTimeMs: " + lastCaughtUp + ").");
+
+            f.time.advance(PartitionFixture.LAG_MS);
+            f.partition.maybeShrinkIsr();
+            assertThat(f.sender.count()).as("ISR-4: only one change in flight").isEqualTo(1);
+
+            f.sender.last().accept(1);
+            assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1, 2)));
+            assertThat(f.partition.partitionEpoch()).isEqualTo(1);
+            assertThat(f.partition.highWatermark()).isEqualTo(18);
+            assertThat(f.partition.isUnderReplicated()).isTrue();
+        }
+
+        @Test
+        @DisplayName("ISR-1 SCN-1 a stopped follower of a partition with no writes stays in the ISR")
+        void isr1IdleFollowerStays() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(10, -1);
+            bothFetch(f, 10);
+            f.time.advance(12_000);
+            f.followerFetch(2, 10);
+            f.partition.maybeShrinkIsr();
+            assertThat(f.sender.count()).isZero();
+            assertThat(f.partition.isr()).containsExactly(1, 2, 3);
+        }
+
+        @Test
+        @DisplayName("ISR-2 a follower joins when LEO >= HW and >= the leader epoch start, with its broker epoch in the proposal")
+        void isr2Expand() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2)));
+            f.append(10, 1);
+            f.followerFetch(2, 10);
+            assertThat(f.partition.highWatermark()).isEqualTo(10);
+            f.followerFetch(3, 9);
+            assertThat(f.sender.count()).isZero();
+
+            f.followerFetch(3, 10);
+            assertThat(f.partition.isrState()).isInstanceOf(PendingExpandIsr.class);
+            assertThat(f.partition.isrState().maximalIsr()).containsExactly(1, 2, 3);
+            assertThat(f.sender.last().item().newIsr()).containsExactly(new AlterPartitionRequest.BrokerState(1, 101),
+                    new AlterPartitionRequest.BrokerState(2, 102), new AlterPartitionRequest.BrokerState(3, 103));
+            f.sender.last().accept(1);
+            assertThat(f.partition.isr()).containsExactly(1, 2, 3);
+            assertThat(f.events).contains("expand");
+            assertThat(f.partition.isUnderReplicated()).isFalse();
+        }
+
+        @Test
+        @DisplayName("ISR-2 a follower below the start offset of the current leader epoch does not join")
+        void isr2EpochStart() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2, 3)));
+            f.append(10, 1);
+            f.followerFetch(2, 4);
+            f.followerFetch(3, 4);
+            // new epoch starts at 10 with ISR 1,2; HW is still 4
+            f.partition.makeLeader(registration(1, 1, 1, List.of(1, 2, 3), List.of(1, 2)));
+            f.followerFetch(3, 8);
+            assertThat(f.sender.count()).as("LEO 8 >= HW 4 but below the epoch start 10").isZero();
+            f.followerFetch(3, 10);
+            assertThat(f.sender.count()).isEqualTo(1);
+        }
+
+        @Test
+        @DisplayName("ISR-3 a fenced broker or one fetching with another broker epoch does not join")
+        void isr3Eligibility() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2)));
+            f.fenced.add(3);
+            f.followerFetch(3, 0);
+            assertThat(f.sender.count()).isZero();
+            f.fenced.clear();
+            // a newer incarnation registered: the fetch's epoch 103 no longer matches (and the old one is not stale: equal fetch epochs pass FET-2)
+            f.registeredEpochs.put(3, 203L);
+            FetchRequest.PartitionData d = data(0, OptionalInt.of(0), OptionalInt.empty());
+            assertThat(f.partition.fetchRecords(request(3, 103, d), d, MAX_BYTES, f.time.milliseconds(), true).data().error())
+                    .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+            f.registeredEpochs.put(3, 103L);
+            f.followerFetch(3, 0);
+            assertThat(f.sender.count()).isEqualTo(1);
+        }
+
+        @Test
+        @DisplayName("ISR-5 OPERATION_NOT_ATTEMPTED and INELIGIBLE_REPLICA go back to the last committed state")
+        void isr5Revert() {
+            for (Errors error : List.of(Errors.OPERATION_NOT_ATTEMPTED, Errors.INELIGIBLE_REPLICA)) {
+                PartitionFixture f = shrinkPending();
+                f.sender.last().future().complete(AlterPartitionResponse.PartitionResult.failed(error));
+                assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1, 2, 3)));
+                assertThat(f.events).contains("failed");
+                // and a new attempt is possible
+                f.partition.maybeShrinkIsr();
+                assertThat(f.sender.count()).isEqualTo(2);
+            }
+        }
+
+        @Test
+        @DisplayName("ISR-5 an exceptional OPERATION_NOT_ATTEMPTED (a proposal already queued) also reverts")
+        void isr5RevertOnException() {
+            PartitionFixture f = shrinkPending();
+            f.sender.last().future().completeExceptionally(Errors.OPERATION_NOT_ATTEMPTED.exception("queued for rep-0"));
+            assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1, 2, 3)));
+        }
+
+        @Test
+        @DisplayName("ISR-5 UNKNOWN_TOPIC_OR_PARTITION, FENCED_LEADER_EPOCH, INVALID_UPDATE_VERSION, INVALID_REQUEST, NEW_LEADER_ELECTED stay pending")
+        void isr5StayPending() {
+            for (Errors error : List.of(Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.FENCED_LEADER_EPOCH,
+                    Errors.INVALID_UPDATE_VERSION, Errors.INVALID_REQUEST, Errors.NEW_LEADER_ELECTED)) {
+                PartitionFixture f = shrinkPending();
+                IsrState pending = f.partition.isrState();
+                f.sender.last().future().complete(AlterPartitionResponse.PartitionResult.failed(error));
+                assertThat(f.partition.isrState()).isSameAs(pending);
+                f.time.advance(PartitionFixture.LAG_MS * 3);
+                f.partition.maybeShrinkIsr();
+                assertThat(f.sender.count()).isEqualTo(1);
+                // newer metadata resolves it
+                f.partition.makeLeader(registration(1, 0, 1, List.of(1, 2, 3), List.of(1, 2)));
+                assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1, 2)));
+            }
+        }
+
+        @Test
+        @DisplayName("ISR-5 any other error resubmits the same proposal")
+        void isr5Resubmit() {
+            PartitionFixture f = shrinkPending();
+            AlterPartitionRequest.Item first = f.sender.last().item();
+            f.sender.last().future().complete(AlterPartitionResponse.PartitionResult.failed(Errors.NOT_CONTROLLER));
+            assertThat(f.sender.count()).isEqualTo(2);
+            assertThat(f.sender.last().item()).isEqualTo(first);
+            assertThat(f.partition.isrState()).isInstanceOf(PendingShrinkIsr.class);
+            f.sender.last().accept(1);
+            assertThat(f.partition.isr()).containsExactly(1, 2);
+        }
+
+        @Test
+        @DisplayName("ISR-5 a success for another leader epoch or an older partition epoch is ignored and the state stays pending")
+        void isr5IgnoredSuccess() {
+            PartitionFixture f = shrinkPending();
+            IsrState pending = f.partition.isrState();
+            f.sender.last().future().complete(new AlterPartitionResponse.PartitionResult(Errors.NONE, 1, 1, List.of(1, 2), 1));
+            assertThat(f.partition.isrState()).isSameAs(pending);
+
+            PartitionFixture g = new PartitionFixture(1);
+            g.partition.makeLeader(registration(1, 0, 3, List.of(1, 2, 3), List.of(1, 2, 3)));
+            g.append(5, 1);
+            g.followerFetch(2, 5);
+            g.time.advance(PartitionFixture.LAG_MS + 1);
+            g.followerFetch(2, 5);
+            g.partition.maybeShrinkIsr();
+            IsrState pendingG = g.partition.isrState();
+            g.sender.last().future().complete(new AlterPartitionResponse.PartitionResult(Errors.NONE, 1, 0, List.of(1, 2), 2));
+            assertThat(g.partition.isrState()).isSameAs(pendingG);
+        }
+
+        @Test
+        @DisplayName("ISR-5 commit under min ISR is logged (under-min-isr) and the HW freezes (HW-2)")
+        void isr5CommitUnderMinIsr() {
+            PartitionFixture f = new PartitionFixture(2);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2), List.of(1, 2)));
+            f.append(5, 1);
+            f.time.advance(PartitionFixture.LAG_MS + 1);
+            f.partition.maybeShrinkIsr();
+            f.sender.last().accept(1);
+            assertThat(f.partition.isr()).containsExactly(1);
+            assertThat(f.partition.isUnderMinIsr()).isTrue();
+            assertThat(f.partition.isAtMinIsr()).isFalse();
+            assertThat(f.partition.highWatermark()).isZero();
+            assertThat(Partition.isrUpdatedMessage(f.partition.isr(), f.partition.isUnderMinIsr(), f.partition.partitionEpoch()))
+                    .isEqualTo("ISR updated to 1 (under-min-isr) and version updated to 1");
+        }
+
+        /** Leader of 1,2,3 with 5 records; 2 caught up, 3 lagging; a shrink of 3 is pending. */
+        private PartitionFixture shrinkPending() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(5, 1);
+            f.followerFetch(2, 5);
+            f.time.advance(PartitionFixture.LAG_MS + 1);
+            f.followerFetch(2, 5);
+            f.partition.maybeShrinkIsr();
+            assertThat(f.partition.isrState()).isInstanceOf(PendingShrinkIsr.class);
+            assertThat(f.sender.count()).isEqualTo(1);
+            return f;
+        }
+    }
+
+    @Test
+    @DisplayName("FOL-5 the follower HW takes the leader's, clamped to [log start, LEO], even when lower")
+    void followerHighWatermark() {
+        PartitionFixture f = new PartitionFixture(1);
+        f.partition.makeFollower(registration(2, 0, 0, List.of(1, 2, 3), List.of(1, 2, 3)));
+        f.partition.appendRecordsToFollower(InMemoryLocalLog.recordsWithEpochs(0, 0, 0, 0, 0));
+        assertThat(f.partition.updateFollowerHighWatermark(9)).isEqualTo(5);
+        assertThat(f.partition.updateFollowerHighWatermark(3)).isEqualTo(3);
+        f.partition.truncateTo(2);
+        assertThat(f.partition.highWatermark()).isEqualTo(2);
+        assertThatThrownBy(() -> new PartitionFixture(1).leaderOf123().partition
+                .appendRecordsToFollower(InMemoryLocalLog.recordsWithEpochs(0)))
+                .isInstanceOf(ApiException.class).hasMessageContaining("rep-0");
+    }
+}

@@ -1,0 +1,157 @@
+package dev.insync.replication.log;
+
+import dev.insync.replication.log.epoch.EpochEntry;
+import dev.insync.replication.log.record.RecordBatchBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static dev.insync.replication.log.LogFixtures.TP;
+import static dev.insync.replication.log.LogFixtures.batch;
+import static dev.insync.replication.log.LogFixtures.readOffsets;
+import static dev.insync.replication.log.LogFixtures.smallConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LogRetentionTest {
+
+    @TempDir
+    Path tmp;
+    private Log log;
+
+    @AfterEach
+    void close() {
+        if (log != null) {
+            log.close();
+        }
+    }
+
+    private Log open(LogConfig config) {
+        log = Log.open(tmp.resolve(TP.toString()), TP, config, 0, 0, () -> 0L);
+        return log;
+    }
+
+    /** One batch of {@code count} records all with timestamp {@code ts}. */
+    private static dev.insync.replication.log.record.MemoryRecords batchAtTime(long ts, int count) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(0);
+        for (int i = 0; i < count; i++) {
+            builder.append(ts, null, ("t" + ts + "-" + i).getBytes());
+        }
+        return builder.build();
+    }
+
+    @Test
+    @DisplayName("LOG-10 deleteRecordsBefore moves the log start, deletes whole segments below it and cuts the epoch cache")
+    void deleteRecordsBefore() {
+        open(smallConfig().withSegmentBytes(300));
+        for (int i = 0; i < 12; i++) {
+            log.appendAsLeader(batch("d" + i, 2), i < 6 ? 0 : 1);
+        }
+        log.updateHighWatermark(24);
+        List<Long> bases = log.segmentBaseOffsets();
+        long target = bases.get(2) + 1;
+        log.deleteRecordsBefore(target);
+        assertThat(log.logStartOffset()).isEqualTo(target);
+        assertThat(log.segmentBaseOffsets()).first().isEqualTo(bases.get(2));
+        assertThat(Files.exists(log.dir().resolve(String.format("%020d.log", bases.get(0))))).isFalse();
+        assertThat(readOffsets(log, target)).first().isEqualTo(target - 1); // the batch holding target starts before it
+        assertThat(log.leaderEpochCache().epochEntries()).first().extracting(EpochEntry::startOffset)
+                .isEqualTo(target);
+        // A lower offset is a no-op.
+        log.deleteRecordsBefore(1);
+        assertThat(log.logStartOffset()).isEqualTo(target);
+    }
+
+    @Test
+    @DisplayName("LOG-10 deleteRecordsBefore never goes past the HW: OFFSET_OUT_OF_RANGE and nothing changes")
+    void deleteRecordsBeforeNeverPastHw() {
+        open(smallConfig().withSegmentBytes(300));
+        for (int i = 0; i < 12; i++) {
+            log.appendAsLeader(batch("d" + i, 2), 0);
+        }
+        log.updateHighWatermark(10);
+        LogFixtures.Snapshot before = LogFixtures.Snapshot.of(log);
+        assertThatThrownBy(() -> log.deleteRecordsBefore(11))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE))
+                .hasMessageContaining("11").hasMessageContaining("high watermark 10").hasMessageContaining("topic-0");
+        assertThat(LogFixtures.Snapshot.of(log)).isEqualTo(before);
+        log.deleteRecordsBefore(10);
+        assertThat(log.logStartOffset()).isEqualTo(10);
+    }
+
+    @Test
+    @DisplayName("LOG-10 a follower takes the leader's log start offset, bounded by its own HW")
+    void followerLogStartBoundedByHw() {
+        open(smallConfig());
+        for (int i = 0; i < 5; i++) {
+            log.appendAsLeader(batch("x" + i, 2), 0);
+        }
+        log.updateHighWatermark(6);
+        log.maybeIncrementLogStartOffset(8);
+        assertThat(log.logStartOffset()).isEqualTo(6);
+        log.maybeIncrementLogStartOffset(4);
+        assertThat(log.logStartOffset()).isEqualTo(6);
+    }
+
+    @Test
+    @DisplayName("LOG-10 retention.ms deletes the oldest segments by their largest timestamp, only below the HW")
+    void retentionByTime() {
+        open(smallConfig().withSegmentBytes(250).withRetentionMs(1_000));
+        for (int i = 0; i < 10; i++) {
+            log.appendAsLeader(batchAtTime(10_000L * (i + 1), 2), 0);
+        }
+        List<Long> bases = log.segmentBaseOffsets();
+        assertThat(bases.size()).isGreaterThan(3);
+        long now = 10_000L * 4 + 1_001; // batches with ts <= 40_000 are past retention
+        log.updateHighWatermark(bases.get(1));
+        assertThat(log.deleteOldSegments(now)).as("the HW blocks the second segment").isEqualTo(1);
+        assertThat(log.logStartOffset()).isEqualTo(bases.get(1));
+        log.updateHighWatermark(20);
+        int deleted = log.deleteOldSegments(now);
+        assertThat(deleted).isGreaterThanOrEqualTo(1);
+        long start = log.logStartOffset();
+        // Every remaining segment holds a batch younger than the retention, and nothing below start is readable.
+        assertThat(log.segmentBaseOffsets()).first().isEqualTo(start);
+        assertThat(readOffsets(log, start)).first().isEqualTo(start);
+        assertThat(log.deleteOldSegments(now)).isZero();
+        assertThat(log.logEndOffset()).isEqualTo(20);
+    }
+
+    @Test
+    @DisplayName("LOG-10 retention.bytes deletes the oldest segments while the log is above the limit")
+    void retentionBySize() {
+        open(smallConfig().withSegmentBytes(300).withRetentionBytes(600));
+        for (int i = 0; i < 20; i++) {
+            log.appendAsLeader(batch("s" + i, 2), 0);
+        }
+        log.updateHighWatermark(log.logEndOffset());
+        long sizeBefore = log.size();
+        int deleted = log.deleteOldSegments(0);
+        assertThat(deleted).isPositive();
+        assertThat(log.size()).isLessThanOrEqualTo(sizeBefore);
+        assertThat(log.size()).isGreaterThan(600 - 300);
+        assertThat(log.logStartOffset()).isEqualTo(log.segmentBaseOffsets().get(0));
+        assertThat(readOffsets(log, log.logStartOffset())).last().isEqualTo(39L);
+    }
+
+    @Test
+    @DisplayName("LOG-10 retention rolls and deletes the active segment only when all of it is below the HW")
+    void retentionOfActiveSegment() {
+        open(smallConfig().withSegmentBytes(100_000).withRetentionMs(10));
+        log.appendAsLeader(batchAtTime(100, 3), 0);
+        log.updateHighWatermark(2);
+        assertThat(log.deleteOldSegments(1_000)).isZero();
+        log.updateHighWatermark(3);
+        assertThat(log.deleteOldSegments(1_000)).isEqualTo(1);
+        assertThat(log.segmentBaseOffsets()).containsExactly(3L);
+        assertThat(log.logStartOffset()).isEqualTo(3);
+        assertThat(log.logEndOffset()).isEqualTo(3);
+        log.appendAsLeader(batchAtTime(2_000, 1), 0);
+        assertThat(readOffsets(log, 3)).containsExactly(3L);
+    }
+}

@@ -1,0 +1,65 @@
+package dev.insync.replication.log.record;
+
+import dev.insync.replication.log.ApiException;
+import dev.insync.replication.log.Errors;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Label;
+import net.jqwik.api.Property;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.HexFormat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** LOG-1: Kafka's zig-zag varints, checked against known encodings and by round trip. */
+class VarintTest {
+
+    private static String encodeInt(int v) {
+        ByteBuffer buf = ByteBuffer.allocate(Varint.MAX_INT_BYTES);
+        Varint.writeInt(v, buf);
+        assertThat(buf.position()).isEqualTo(Varint.sizeOfInt(v));
+        return HexFormat.ofDelimiter(" ").formatHex(buf.array(), 0, buf.position());
+    }
+
+    @Test
+    @DisplayName("LOG-1 varints encode as documented in docs/log-format.md")
+    void knownEncodings() {
+        assertThat(encodeInt(0)).isEqualTo("00");
+        assertThat(encodeInt(-1)).isEqualTo("01");
+        assertThat(encodeInt(1)).isEqualTo("02");
+        assertThat(encodeInt(64)).isEqualTo("80 01");
+        assertThat(encodeInt(-65)).isEqualTo("81 01");
+        assertThat(encodeInt(Integer.MAX_VALUE)).isEqualTo("fe ff ff ff 0f");
+        assertThat(encodeInt(Integer.MIN_VALUE)).isEqualTo("ff ff ff ff 0f");
+        assertThat(Varint.sizeOfLong(Long.MIN_VALUE)).isEqualTo(Varint.MAX_LONG_BYTES);
+    }
+
+    @Property(tries = 300)
+    @Label("LOG-1 any int and long round-trips through its varint encoding")
+    void roundTrip(@ForAll int i, @ForAll long l) {
+        ByteBuffer buf = ByteBuffer.allocate(Varint.MAX_INT_BYTES + Varint.MAX_LONG_BYTES);
+        Varint.writeInt(i, buf);
+        Varint.writeLong(l, buf);
+        assertThat(buf.position()).isEqualTo(Varint.sizeOfInt(i) + Varint.sizeOfLong(l));
+        Varint.Cursor c = new Varint.Cursor(buf, 0, buf.position(), 0L);
+        assertThat(c.readVarint("i")).isEqualTo(i);
+        assertThat(c.readVarlong("l")).isEqualTo(l);
+        assertThat(c.remaining()).isZero();
+    }
+
+    @Test
+    @DisplayName("LOG-5 a varint cut short or longer than 5 bytes is CORRUPT_MESSAGE naming the batch offset")
+    void badVarints() {
+        ByteBuffer cut = ByteBuffer.wrap(new byte[]{(byte) 0x80});
+        assertThatThrownBy(() -> new Varint.Cursor(cut, 0, 1, 9L).readVarint("key length"))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.CORRUPT_MESSAGE))
+                .hasMessageContaining("offset 9").hasMessageContaining("truncated while reading key length");
+        ByteBuffer longer = ByteBuffer.wrap(new byte[]{(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0});
+        assertThatThrownBy(() -> new Varint.Cursor(longer, 0, 6, 9L).readVarint("offsetDelta"))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.CORRUPT_MESSAGE))
+                .hasMessageContaining("offset 9").hasMessageContaining("longer than 5 bytes");
+    }
+}

@@ -1,0 +1,128 @@
+package dev.insync.replication.testkit.cluster;
+
+import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.core.partition.Partition;
+import dev.insync.replication.log.Log;
+import dev.insync.replication.log.LogReadInfo;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.record.Record;
+import dev.insync.replication.log.record.RecordBatch;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An operator's view of an {@link InMemoryCluster}: each broker's HW, LEO, leader epoch and log
+ * contents, the controller's ISR and partition epochs, and the checkpoint files on disk. Reading it
+ * changes nothing.
+ */
+public final class ClusterAdmin {
+
+    private final InMemoryCluster cluster;
+
+    ClusterAdmin(InMemoryCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    /** The controller's registration of a partition. */
+    public PartitionRegistration partition(String topic, int partition) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        return cluster.controller().partition(tp)
+                .orElseThrow(() -> new IllegalArgumentException("Unknown partition " + tp));
+    }
+
+    /** The committed ISR as the controller holds it. */
+    public List<Integer> isr(String topic, int partition) {
+        return partition(topic, partition).isr();
+    }
+
+    /** Every partition epoch the partition went through, in order (0 first). */
+    public List<Integer> partitionEpochs(String topic, int partition) {
+        return cluster.controller().partitionEpochs(new TopicPartition(topic, partition));
+    }
+
+    /** The HW a running broker holds for the partition. */
+    public long highWatermark(int brokerId, String topic, int partition) {
+        return log(brokerId, topic, partition).highWatermark();
+    }
+
+    /** The LEO of a running broker's log. */
+    public long logEndOffset(int brokerId, String topic, int partition) {
+        return log(brokerId, topic, partition).logEndOffset();
+    }
+
+    /** The partition object of a running broker, if it hosts it. */
+    public Optional<Partition> partitionState(int brokerId, String topic, int partition) {
+        return cluster.broker(brokerId).partition(new TopicPartition(topic, partition));
+    }
+
+    /** Every record in a running broker's log, from its log start to its LEO. */
+    public List<ConsumedRecord> records(int brokerId, String topic, int partition) {
+        Log log = log(brokerId, topic, partition);
+        List<ConsumedRecord> out = new ArrayList<>();
+        long offset = log.logStartOffset();
+        long end = log.logEndOffset();
+        while (offset < end) {
+            LogReadInfo read = log.read(offset, 1024 * 1024, end);
+            long next = offset;
+            for (RecordBatch batch : read.records().batches()) {
+                for (Record r : batch.records()) {
+                    if (r.offset() >= offset) {
+                        out.add(new ConsumedRecord(r.offset(), batch.partitionLeaderEpoch(), string(r.key()), string(r.value())));
+                    }
+                }
+                next = batch.nextOffset();
+            }
+            if (next == offset) {
+                break;
+            }
+            offset = next;
+        }
+        return out;
+    }
+
+    /** The text of a log-directory-level file of a broker (e.g. {@code replication-offset-checkpoint}); empty if absent. */
+    public String logDirFile(int brokerId, String fileName) {
+        return read(cluster.broker(brokerId).dataDir().resolve(fileName));
+    }
+
+    /** The text of a partition-level file of a broker (e.g. {@code leader-epoch-checkpoint}); empty if absent. */
+    public String partitionFile(int brokerId, String topic, int partition, String fileName) {
+        return read(cluster.broker(brokerId).dataDir().resolve(new TopicPartition(topic, partition).toString()).resolve(fileName));
+    }
+
+    /** The log directory of a broker. */
+    public Path logDir(int brokerId) {
+        return cluster.broker(brokerId).dataDir();
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file, e);
+        }
+    }
+
+    private Log log(int brokerId, String topic, int partition) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        return cluster.broker(brokerId).log(tp)
+                .orElseThrow(() -> new IllegalStateException("Broker " + brokerId + " is not running or has no log for " + tp));
+    }
+
+    private static String string(ByteBuffer buffer) {
+        if (buffer == null) {
+            return null;
+        }
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}

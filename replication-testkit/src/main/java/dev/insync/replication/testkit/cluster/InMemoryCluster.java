@@ -1,0 +1,393 @@
+package dev.insync.replication.testkit.cluster;
+
+import dev.insync.replication.core.config.ReplicationConfig;
+import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.testkit.controller.ControllerConfig;
+import dev.insync.replication.testkit.controller.ReferenceController;
+import dev.insync.replication.testkit.network.InMemoryNetwork;
+import dev.insync.replication.testkit.network.LinkConfig;
+import dev.insync.replication.testkit.sim.EventLoop;
+import dev.insync.replication.testkit.sim.NodeId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+/**
+ * An in-process cluster for tests: a {@link ReferenceController} and N brokers, each a real
+ * {@code ReplicaManager} over its own real {@code LogDirectory} (under {@code <dataDir>/broker-<id>}),
+ * wired over an {@link InMemoryNetwork}, all running on one seeded {@link EventLoop} in virtual time.
+ * Nothing runs unless the test drives time: {@link #runFor}, {@link #runUntil} or {@link #await}.
+ *
+ * <pre>{@code
+ * try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(42)
+ *         .config("replica.lag.time.max.ms", 5000).build()) {
+ *     cluster.createTopic("rep", List.of(1, 2, 3));
+ *     ProduceOutcome ok = cluster.await(cluster.producer("p").send("rep", 0, null, "v", -1, 30_000));
+ * }
+ * }</pre>
+ */
+public final class InMemoryCluster implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InMemoryCluster.class);
+    /** Longest a single {@link #await} may advance virtual time by default. */
+    public static final long DEFAULT_AWAIT_MS = 120_000;
+
+    private final EventLoop loop;
+    private final InMemoryNetwork network;
+    private final ReferenceController controller;
+    private final ReplicationConfig config;
+    private final Map<Integer, ClusterBroker> brokers = new LinkedHashMap<>();
+    private final Path dataDir;
+    private final boolean deleteDataDirOnClose;
+    private int nextClientId = 1;
+    private boolean closed;
+
+    private InMemoryCluster(Builder b) {
+        this.config = ReplicationConfig.fromProperties(b.properties);
+        this.loop = EventLoop.builder().seed(b.seed).build();
+        this.network = new InMemoryNetwork(loop);
+        if (b.linkConfig != null) {
+            network.setDefaultLink(b.linkConfig);
+        }
+        ControllerConfig controllerConfig = ControllerConfig.DEFAULT
+                .withBrokerSessionTimeoutMs(config.brokerSessionTimeoutMs())
+                .withDefaultMinInsyncReplicas(config.minInsyncReplicas())
+                .withDefaultUncleanLeaderElection(config.uncleanLeaderElectionEnable());
+        this.controller = new ReferenceController(loop, network, controllerConfig);
+        try {
+            this.dataDir = b.dataDir != null ? Files.createDirectories(b.dataDir) : Files.createTempDirectory("insync-cluster-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create the cluster's data directory", e);
+        }
+        this.deleteDataDirOnClose = b.dataDir == null;
+        controller.start();
+        for (int id = 1; id <= b.brokers; id++) {
+            ClusterBroker broker = new ClusterBroker(id, dataDir.resolve("broker-" + id), config, loop, network);
+            brokers.put(id, broker);
+            broker.start();
+        }
+        boolean up = loop.runUntil(() -> brokers.values().stream().allMatch(this::isUnfenced), DEFAULT_AWAIT_MS);
+        if (!up) {
+            throw new IllegalStateException("Brokers did not register and unfence within " + DEFAULT_AWAIT_MS + " ms");
+        }
+    }
+
+    /** A new builder. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    private boolean isUnfenced(ClusterBroker b) {
+        return controller.broker(b.id()).map(r -> !r.fenced()).orElse(false);
+    }
+
+    // --------------------------------------------------------------------------------- topics
+
+    /**
+     * Creates a topic whose partition {@code i} has replicas {@code assignment.get(i)} (the first
+     * is the preferred leader), and waits until every partition has a leader that knows it leads.
+     */
+    public List<PartitionRegistration> createTopic(String topic, List<List<Integer>> assignment) {
+        List<PartitionRegistration> created = controller.createTopic(topic, assignment);
+        for (PartitionRegistration p : created) {
+            awaitCondition(() -> brokerLeads(p.topicPartition()), "a leader for " + p.topicPartition());
+        }
+        return created;
+    }
+
+    /** Creates a one-partition topic with these replicas. */
+    public PartitionRegistration createTopic(String topic, Integer... replicas) {
+        return createTopic(topic, List.of(List.of(replicas))).get(0);
+    }
+
+    private boolean brokerLeads(TopicPartition tp) {
+        int leader = controller.partition(tp).map(PartitionRegistration::leader).orElse(PartitionRegistration.NO_LEADER);
+        if (leader == PartitionRegistration.NO_LEADER) {
+            return false;
+        }
+        ClusterBroker broker = brokers.get(leader);
+        return broker != null && broker.partition(tp).map(p -> p.isLeader()).orElse(false);
+    }
+
+    /** Changes {@code min.insync.replicas} of a topic at run time; brokers learn it through metadata. */
+    public void setMinInsyncReplicas(String topic, int minInsyncReplicas) {
+        controller.setMinInsyncReplicas(topic, minInsyncReplicas);
+    }
+
+    /** Kafka's {@code kafka-topics.sh --describe} lines for a topic, one per partition. */
+    public String describe(String topic) {
+        return controller.describe(topic);
+    }
+
+    // -------------------------------------------------------------------------------- clients
+
+    /** A new producer client. */
+    public TestProducer producer(String name) {
+        NodeId node = NodeId.client(nextClientId++);
+        return new TestProducer(this, name, node, loop.forNode(node));
+    }
+
+    /** A new consumer client. */
+    public TestConsumer consumer(String name) {
+        NodeId node = NodeId.client(nextClientId++);
+        return new TestConsumer(this, name, node, loop.forNode(node));
+    }
+
+    /** Read-only views of every broker's state and files. */
+    public ClusterAdmin admin() {
+        return new ClusterAdmin(this);
+    }
+
+    // ---------------------------------------------------------------------------- broker faults
+
+    /** SIGSTOP: the broker handles nothing and its timers freeze; connections stay open, messages queue. */
+    public void pause(int brokerId) {
+        broker(brokerId).pause();
+    }
+
+    /** SIGCONT: the broker runs what queued up, late. */
+    public void resume(int brokerId) {
+        broker(brokerId).resume();
+    }
+
+    /** kill -9: in-memory state is gone, files stay. */
+    public void kill(int brokerId) {
+        broker(brokerId).kill();
+    }
+
+    /** Machine crash: like kill, and unflushed bytes are lost, the last write possibly torn. */
+    public void powerLoss(int brokerId) {
+        broker(brokerId).powerLoss();
+    }
+
+    /** Starts a stopped broker again: a new broker epoch, recovery from its directory. */
+    public void restart(int brokerId) {
+        broker(brokerId).start();
+    }
+
+    /**
+     * Controlled shutdown (LDR-4). The returned future completes, as virtual time runs, once
+     * leadership has moved away and the broker closed cleanly.
+     */
+    public CompletableFuture<Void> controlledShutdown(int brokerId) {
+        return broker(brokerId).controlledShutdown();
+    }
+
+    /** Whether the broker is running, paused or down. */
+    public String brokerStatus(int brokerId) {
+        return broker(brokerId).status().name();
+    }
+
+    // --------------------------------------------------------------------------- network faults
+
+    /** Cuts both directions between two brokers. */
+    public void partition(int brokerA, int brokerB) {
+        network.partition(NodeId.broker(brokerA), NodeId.broker(brokerB));
+    }
+
+    /** Cuts one direction only: messages from {@code from} to {@code to} are lost. */
+    public void partitionOneWay(int from, int to) {
+        network.partitionOneWay(NodeId.broker(from), NodeId.broker(to));
+    }
+
+    /** Cuts a broker off from everybody, the controller included. */
+    public void isolate(int brokerId) {
+        network.isolate(NodeId.broker(brokerId));
+    }
+
+    /** Removes every network partition. */
+    public void heal() {
+        network.healAll();
+    }
+
+    /** Sets every link's delay (drawn uniformly from the seeded source) and drop probability. */
+    public void setLinks(LinkConfig link) {
+        network.setDefaultLink(link);
+    }
+
+    // ------------------------------------------------------------------------------------- time
+
+    /** Virtual milliseconds since the cluster started. */
+    public long nowMs() {
+        return loop.nowMs();
+    }
+
+    /** Runs the cluster for {@code ms} of virtual time. */
+    public void runFor(long ms) {
+        loop.runFor(ms);
+    }
+
+    /** Runs until {@code condition} holds or {@code timeoutMs} of virtual time passed; returns whether it holds. */
+    public boolean runUntil(BooleanSupplier condition, long timeoutMs) {
+        return loop.runUntil(condition, timeoutMs);
+    }
+
+    /**
+     * Runs virtual time until {@code future} completes (at most {@link #DEFAULT_AWAIT_MS}) and returns its value.
+     *
+     * @throws IllegalStateException if it did not complete in that time
+     */
+    public <T> T await(CompletableFuture<T> future) {
+        return await(future, DEFAULT_AWAIT_MS);
+    }
+
+    /** As {@link #await(CompletableFuture)} with an explicit bound. */
+    public <T> T await(CompletableFuture<T> future, long timeoutMs) {
+        if (!loop.runUntil(future::isDone, timeoutMs)) {
+            throw new IllegalStateException("Not completed within " + timeoutMs + " ms of virtual time",
+                    new TimeoutException());
+        }
+        return future.join();
+    }
+
+    private void awaitCondition(BooleanSupplier condition, String what) {
+        if (!loop.runUntil(condition, DEFAULT_AWAIT_MS)) {
+            throw new IllegalStateException("No " + what + " within " + DEFAULT_AWAIT_MS + " ms of virtual time");
+        }
+    }
+
+    // ------------------------------------------------------------------------------- internals
+
+    /** The event loop everything runs on. */
+    public EventLoop loop() {
+        return loop;
+    }
+
+    /** The reference controller. */
+    public ReferenceController controller() {
+        return controller;
+    }
+
+    /** The in-memory network. */
+    public InMemoryNetwork network() {
+        return network;
+    }
+
+    /** The configuration every broker runs with. */
+    public ReplicationConfig config() {
+        return config;
+    }
+
+    /** The directory holding {@code broker-<id>} log directories. */
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** Broker ids in order. */
+    public List<Integer> brokerIds() {
+        return Collections.unmodifiableList(new ArrayList<>(brokers.keySet()));
+    }
+
+    ClusterBroker broker(int brokerId) {
+        ClusterBroker b = brokers.get(brokerId);
+        if (b == null) {
+            throw new IllegalArgumentException("No broker " + brokerId + " in this cluster (brokers " + brokers.keySet() + ")");
+        }
+        return b;
+    }
+
+    /**
+     * Stops every broker without a clean shutdown and deletes a temporary data directory (a
+     * directory given to the builder is kept, and so is any directory if a task failed).
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        brokers.values().forEach(ClusterBroker::closeQuietly);
+        if (!loop.taskFailures().isEmpty()) {
+            LOG.warn("Keeping {}: {} task(s) failed, first: {}", dataDir, loop.taskFailures().size(),
+                    loop.taskFailures().get(0).toString());
+        } else if (deleteDataDirOnClose) {
+            deleteRecursively(dataDir);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            LOG.warn("Could not delete {}: {}", dir, e.toString());
+        }
+    }
+
+    /** Settings of a new cluster. */
+    public static final class Builder {
+        private int brokers = 3;
+        private long seed = 42;
+        private final Map<String, Object> properties = new LinkedHashMap<>();
+        private Path dataDir;
+        private LinkConfig linkConfig;
+
+        private Builder() {
+        }
+
+        /** Number of brokers, ids 1..n (default 3). */
+        public Builder brokers(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("A cluster needs at least one broker, got " + n);
+            }
+            this.brokers = n;
+            return this;
+        }
+
+        /** Seed of the simulation's single random source (default 42). */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** One Kafka property for every broker and the controller (e.g. {@code replica.lag.time.max.ms}). */
+        public Builder config(String name, Object value) {
+            properties.put(name, value);
+            return this;
+        }
+
+        /** Kafka properties for every broker and the controller. */
+        public Builder config(Map<String, ?> props) {
+            properties.putAll(props);
+            return this;
+        }
+
+        /** Keep the log directories in {@code dir} (as {@code dir/broker-<id>}) instead of a temporary directory. */
+        public Builder dataDir(Path dir) {
+            this.dataDir = dir;
+            return this;
+        }
+
+        /** Delay and loss of every link (default: 1 ms, no loss). */
+        public Builder links(LinkConfig link) {
+            this.linkConfig = link;
+            return this;
+        }
+
+        /** Runs on the deterministic simulator (the default and, for now, the only mode). */
+        public Builder simulated() {
+            return this;
+        }
+
+        /** Starts the controller and the brokers and waits until every broker is registered and unfenced. */
+        public InMemoryCluster build() {
+            return new InMemoryCluster(this);
+        }
+    }
+}

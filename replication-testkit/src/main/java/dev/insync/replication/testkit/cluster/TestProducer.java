@@ -1,0 +1,98 @@
+package dev.insync.replication.testkit.cluster;
+
+import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.RecordBatchBuilder;
+import dev.insync.replication.testkit.sim.NodeId;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * A producer client of an {@link InMemoryCluster}: one record per call, sent to the partition's
+ * current leader over the in-memory network. No hidden retries: every call ends exactly once, with
+ * the broker's answer or, if none arrives, {@code REQUEST_TIMED_OUT} at its own deadline (PRO-5).
+ */
+public final class TestProducer {
+
+    /** Time a client waits beyond the broker-side timeout before giving up on a response. */
+    public static final long CLIENT_DEADLINE_SLACK_MS = 500;
+
+    private final InMemoryCluster cluster;
+    private final String name;
+    private final NodeId node;
+    private final Scheduler scheduler;
+    private final Executor executor;
+
+    TestProducer(InMemoryCluster cluster, String name, NodeId node, Scheduler scheduler) {
+        this.cluster = cluster;
+        this.name = name;
+        this.node = node;
+        this.scheduler = scheduler;
+        this.executor = scheduler.newSerialExecutor("producer-" + name);
+    }
+
+    /** This client's name. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Sends one record.
+     *
+     * @param acks      0, 1 or -1 (all); anything else ends with INVALID_REQUIRED_ACKS from the broker
+     * @param timeoutMs how long the leader may wait for acks=all (the request's timeout)
+     * @return the outcome; completes on this client's executor
+     */
+    public CompletableFuture<ProduceOutcome> send(String topic, int partition, String key, String value, int acks,
+                                                  long timeoutMs) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        CompletableFuture<ProduceOutcome> outcome = new CompletableFuture<>();
+        executor.execute(() -> {
+            Optional<PartitionRegistration> registration = cluster.controller().partition(tp);
+            if (registration.isEmpty()) {
+                outcome.complete(ProduceOutcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION));
+                return;
+            }
+            int leader = registration.get().leader();
+            if (leader == PartitionRegistration.NO_LEADER) {
+                outcome.complete(ProduceOutcome.failed(Errors.NOT_LEADER_OR_FOLLOWER));
+                return;
+            }
+            MemoryRecords records = new RecordBatchBuilder(0)
+                    .append(scheduler.time().milliseconds(), bytes(key), bytes(value))
+                    .build();
+            Scheduler.Cancellable deadline = scheduler.schedule(executor,
+                    () -> outcome.complete(ProduceOutcome.failed(Errors.REQUEST_TIMED_OUT)),
+                    timeoutMs + CLIENT_DEADLINE_SLACK_MS);
+            CompletableFuture<ClientRpc.ProduceResponse> response = cluster.network().send(node, NodeId.broker(leader),
+                    ClientRpc.PRODUCE, new ClientRpc.ProduceRequest(tp, records, acks, timeoutMs));
+            if (acks == 0) {
+                // acks=0: the client does not wait for any answer.
+                deadline.cancel();
+                outcome.complete(new ProduceOutcome(Errors.NONE, -1L, -1));
+                return;
+            }
+            response.whenComplete((r, error) -> executor.execute(() -> {
+                deadline.cancel();
+                if (error != null) {
+                    outcome.complete(ProduceOutcome.failed(Errors.NETWORK_EXCEPTION));
+                } else if (r.error() == Errors.NONE) {
+                    outcome.complete(new ProduceOutcome(Errors.NONE, r.baseOffset(), r.leaderEpoch()));
+                } else {
+                    outcome.complete(ProduceOutcome.failed(r.error()));
+                }
+            }));
+        });
+        return outcome;
+    }
+
+    private static byte[] bytes(String s) {
+        return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,333 @@
+package dev.insync.replication.testkit.sim;
+
+import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.core.time.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.random.RandomGenerator;
+
+/**
+ * The real-time {@link NodeRuntime} for {@code .realTime()} clusters: every serial executor is its
+ * own named daemon thread ({@code broker-2/ReplicaFetcherThread-0-1}), timers run on one shared
+ * {@link ScheduledExecutorService} and hand their task to the target executor, and time is the
+ * system clock. Pausing a node closes a gate in front of its executors: each of its threads stops
+ * before its next task (a task already running finishes), and resumes in order when the gate
+ * opens. Killing a node drops its queued tasks, stops its threads and its periodic timers; stale
+ * executors and views of the dead incarnation silently drop what they are given.
+ *
+ * <p>Periodic tasks never pile up while a node is paused: a tick is skipped while the previous
+ * one is still waiting. Executor queues are bounded ({@link #MAX_QUEUED_TASKS}); a full queue drops
+ * the task with an error log. Close the runtime to stop every thread.
+ */
+public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
+
+    /** Bound on tasks queued per executor. */
+    public static final int MAX_QUEUED_TASKS = 100_000;
+    /** How long {@link #close()} waits for each thread. */
+    public static final long CLOSE_TIMEOUT_MS = 5_000;
+
+    private static final Logger log = LoggerFactory.getLogger(RealTimeNodeRuntime.class);
+
+    private final Object lock = new Object();
+    private final Time time;
+    private final RandomGenerator random;
+    private final ScheduledThreadPoolExecutor timer;
+    private final Map<NodeId, Slot> nodes = new TreeMap<>();
+    private boolean closed;
+
+    /** A runtime on the system clock whose random source is seeded with {@code seed}. */
+    public RealTimeNodeRuntime(long seed) {
+        this(Time.SYSTEM, seed);
+    }
+
+    /** A runtime on {@code time} (normally {@link Time#SYSTEM}). */
+    public RealTimeNodeRuntime(Time time, long seed) {
+        this.time = Objects.requireNonNull(time, "time");
+        this.random = new LockedRandom(new SplittableRandom(seed));
+        this.timer = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "insync-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+    }
+
+    @Override
+    public Time time() {
+        return time;
+    }
+
+    /** Thread-safe, seeded; the order of draws depends on thread timing, so runs are not reproducible. */
+    @Override
+    public RandomGenerator random() {
+        return random;
+    }
+
+    @Override
+    public Scheduler forNode(NodeId node) {
+        synchronized (lock) {
+            return new View(node, slot(node).incarnation);
+        }
+    }
+
+    @Override
+    public long incarnation(NodeId node) {
+        synchronized (lock) {
+            return slot(node).incarnation;
+        }
+    }
+
+    @Override
+    public NodeState state(NodeId node) {
+        synchronized (lock) {
+            return slot(node).state;
+        }
+    }
+
+    @Override
+    public void pause(NodeId node) {
+        synchronized (lock) {
+            Slot slot = slot(node);
+            if (slot.state != NodeState.RUNNING) {
+                throw new IllegalStateException("Cannot pause " + node + ": it is " + slot.state);
+            }
+            slot.state = NodeState.PAUSED;
+        }
+    }
+
+    @Override
+    public void resume(NodeId node) {
+        synchronized (lock) {
+            Slot slot = slot(node);
+            if (slot.state != NodeState.PAUSED) {
+                throw new IllegalStateException("Cannot resume " + node + ": it is " + slot.state);
+            }
+            slot.state = NodeState.RUNNING;
+            lock.notifyAll();
+        }
+    }
+
+    @Override
+    public void kill(NodeId node) {
+        List<ExecutorService> executors;
+        synchronized (lock) {
+            Slot slot = slot(node);
+            if (slot.state == NodeState.DOWN) {
+                throw new IllegalStateException("Cannot kill " + node + ": it is already DOWN");
+            }
+            slot.incarnation++;
+            slot.state = NodeState.DOWN;
+            slot.periodic.forEach(f -> f.cancel(false));
+            slot.periodic.clear();
+            executors = List.copyOf(slot.executors);
+            slot.executors.clear();
+            lock.notifyAll();
+        }
+        executors.forEach(ExecutorService::shutdownNow);
+    }
+
+    @Override
+    public void start(NodeId node) {
+        synchronized (lock) {
+            Slot slot = slot(node);
+            if (slot.state != NodeState.DOWN) {
+                throw new IllegalStateException("Cannot start " + node + ": it is " + slot.state + ", not DOWN");
+            }
+            slot.incarnation++;
+            slot.state = NodeState.RUNNING;
+        }
+    }
+
+    /** Stops every thread (waiting up to {@link #CLOSE_TIMEOUT_MS} for each). */
+    @Override
+    public void close() {
+        List<ExecutorService> executors = new ArrayList<>();
+        synchronized (lock) {
+            closed = true;
+            nodes.values().forEach(slot -> executors.addAll(slot.executors));
+            lock.notifyAll();
+        }
+        timer.shutdownNow();
+        executors.forEach(ExecutorService::shutdownNow);
+        try {
+            timer.awaitTermination(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            for (ExecutorService executor : executors) {
+                if (!executor.awaitTermination(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                    log.warn("An executor did not stop within {} ms", CLOSE_TIMEOUT_MS);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private Slot slot(NodeId node) {
+        return nodes.computeIfAbsent(node, n -> new Slot());
+    }
+
+    private boolean isLive(NodeId node, long incarnation) {
+        Slot slot = slot(node);
+        return !closed && slot.incarnation == incarnation && slot.state != NodeState.DOWN;
+    }
+
+    /** Runs {@code task} unless the incarnation died; waits at the gate while the node is paused. */
+    private void runGated(NodeId node, long incarnation, String name, Runnable task) {
+        synchronized (lock) {
+            while (true) {
+                if (!isLive(node, incarnation)) {
+                    return;
+                }
+                if (slot(node).state == NodeState.RUNNING) {
+                    break;
+                }
+                try {
+                    lock.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            log.error("Task of {} on {} failed", node, name, e);
+        }
+    }
+
+    private final class View implements Scheduler {
+        private final NodeId node;
+        private final long incarnation;
+
+        View(NodeId node, long incarnation) {
+            this.node = node;
+            this.incarnation = incarnation;
+        }
+
+        @Override
+        public Cancellable schedule(Executor executor, Runnable task, long delayMs) {
+            Objects.requireNonNull(task, "task");
+            if (delayMs < 0) {
+                throw new IllegalArgumentException("Negative delay " + delayMs + " ms for a task of " + node);
+            }
+            try {
+                ScheduledFuture<?> future = timer.schedule(() -> {
+                    if (isLiveNow()) {
+                        executor.execute(task);
+                    }
+                }, delayMs, TimeUnit.MILLISECONDS);
+                return () -> future.cancel(false);
+            } catch (RejectedExecutionException e) {
+                return () -> { };
+            }
+        }
+
+        @Override
+        public Cancellable schedulePeriodically(Executor executor, Runnable task, long initialDelayMs, long periodMs) {
+            Objects.requireNonNull(task, "task");
+            if (initialDelayMs < 0 || periodMs <= 0) {
+                throw new IllegalArgumentException("Invalid periodic schedule for a task of " + node + ": initial delay "
+                        + initialDelayMs + " ms, period " + periodMs + " ms");
+            }
+            AtomicBoolean waiting = new AtomicBoolean();
+            ScheduledFuture<?> future;
+            synchronized (lock) {
+                if (!isLive(node, incarnation)) {
+                    return () -> { };
+                }
+                try {
+                    future = timer.scheduleAtFixedRate(() -> {
+                        // A paused node gets one pending tick, not a backlog.
+                        if (isLiveNow() && waiting.compareAndSet(false, true)) {
+                            executor.execute(() -> {
+                                waiting.set(false);
+                                task.run();
+                            });
+                        }
+                    }, initialDelayMs, periodMs, TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException e) {
+                    return () -> { };
+                }
+                slot(node).periodic.add(future);
+            }
+            return () -> future.cancel(false);
+        }
+
+        @Override
+        public Executor newSerialExecutor(String name) {
+            Objects.requireNonNull(name, "name");
+            synchronized (lock) {
+                if (!isLive(node, incarnation)) {
+                    return command -> { };
+                }
+                String threadName = node + "/" + name;
+                ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+                        new ArrayBlockingQueue<>(MAX_QUEUED_TASKS), runnable -> {
+                            Thread thread = new Thread(runnable, threadName);
+                            thread.setDaemon(true);
+                            return thread;
+                        });
+                slot(node).executors.add(pool);
+                return command -> {
+                    Objects.requireNonNull(command, "command");
+                    try {
+                        pool.execute(() -> runGated(node, incarnation, threadName, command));
+                    } catch (RejectedExecutionException e) {
+                        if (!pool.isShutdown()) {
+                            log.error("Executor {} is full ({} tasks): task dropped", threadName, MAX_QUEUED_TASKS);
+                        }
+                    }
+                };
+            }
+        }
+
+        @Override
+        public Time time() {
+            return time;
+        }
+
+        private boolean isLiveNow() {
+            synchronized (lock) {
+                return isLive(node, incarnation);
+            }
+        }
+    }
+
+    private static final class Slot {
+        long incarnation;
+        NodeState state = NodeState.RUNNING;
+        final List<ExecutorService> executors = new ArrayList<>();
+        final List<ScheduledFuture<?>> periodic = new ArrayList<>();
+    }
+
+    /** A seeded source safe to share between threads. */
+    private static final class LockedRandom implements RandomGenerator {
+        private final SplittableRandom delegate;
+
+        LockedRandom(SplittableRandom delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public synchronized long nextLong() {
+            return delegate.nextLong();
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package dev.insync.replication.testkit.controller;
+
+import dev.insync.replication.core.metadata.AlterPartitionRequest;
+import dev.insync.replication.core.metadata.AlterPartitionRequest.BrokerState;
+import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.log.Errors;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static dev.insync.replication.testkit.controller.ControllerHarness.REP;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ElectionAndElrTest {
+
+    private final ControllerHarness h = new ControllerHarness();
+
+    @Test
+    @DisplayName("ISR-8 the current leader is kept while valid: fencing a follower changes neither leader nor leader epoch")
+    void keepLeader() {
+        h.startBrokers(1, 2, 3);
+        h.createRep(1, false, 1, 2, 3);
+        h.controller.fence(3);
+        PartitionRegistration p = h.rep();
+        assertThat(p.leader()).isEqualTo(1);
+        assertThat(p.leaderEpoch()).isZero();
+        assertThat(p.isr()).containsExactly(1, 2);
+        assertThat(p.partitionEpoch()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("ISR-8 a new leader is the first active ISR member in assignment order, with leader epoch + 1")
+    void assignmentOrder() {
+        h.startBrokers(1, 2, 3);
+        h.createRep(1, false, 1, 2, 3);
+        h.alter(1, h.proposal(1, 3));
+        h.alter(1, h.proposal(1, 3, 2));
+        assertThat(h.rep().isr()).containsExactly(1, 3, 2);
+        h.controller.fence(1);
+        PartitionRegistration p = h.rep();
+        assertThat(p.leader()).isEqualTo(2);
+        assertThat(p.leaderEpoch()).isEqualTo(1);
+        assertThat(p.partitionEpoch()).isEqualTo(3);
+        assertThat(p.isr()).containsExactly(3, 2);
+    }
+
+    @Test
+    @DisplayName("ISR-7 ISR-8 with the ISR empty the first active ELR member leads with ISR = {itself} and leaves the ELR")
+    void electFromElr() {
+        h.startBrokers(1, 2, 3);
+        h.createRep(3, false, 1, 2, 3);
+        h.heartbeat(3, true);
+        h.heartbeat(2, true);
+        assertThat(h.rep().isr()).containsExactly(1);
+        assertThat(h.rep().elr()).containsExactly(2, 3);
+        h.controller.fence(1);
+        // 2 and 3 are shutting down: nobody can lead; the last leader moves into the ELR.
+        PartitionRegistration leaderless = h.rep();
+        assertThat(leaderless.leader()).isEqualTo(PartitionRegistration.NO_LEADER);
+        assertThat(leaderless.isr()).isEmpty();
+        assertThat(leaderless.elr()).containsExactly(1, 2, 3);
+        assertThat(h.controller.describeCompact("rep"))
+                .isEqualTo("Topic: rep Partition: 0 Leader: none Replicas: 1,2,3 Isr: Elr: 1,2,3 LastKnownElr:");
+
+        // Broker 3 restarts cleanly and catches up: elected from the ELR although 1 and 2 come first in the ELR.
+        h.restart(3, true);
+        assertThat(h.rep().leader()).isEqualTo(PartitionRegistration.NO_LEADER);
+        assertThat(h.heartbeat(3, false).fenced()).isFalse();
+        PartitionRegistration p = h.rep();
+        assertThat(p.leader()).isEqualTo(3);
+        assertThat(p.isr()).containsExactly(3);
+        assertThat(p.elr()).containsExactly(1, 2);
+        assertThat(p.leaderEpoch()).isEqualTo(leaderless.leaderEpoch() + 1);
+    }
+
+    @Test
+    @DisplayName("ISR-7 below min ISR the ELR is (old ELR + old ISR) - new ISR; reaching min ISR clears ELR and LastKnownElr")
+    void elrMaintenance() {
+        h.startBrokers(1, 2, 3);
+        h.createRep(2, false, 1, 2, 3);
+        h.alter(1, h.proposal(1, 2));
+        assertThat(h.rep().elr()).isEmpty();
+        // 3 left the ISR while it still had min ISR members, so it is not eligible.
+        h.alter(1, h.proposal(1));
+        assertThat(h.rep().elr()).containsExactly(2);
+        assertThat(h.rep().lastKnownElr()).isEmpty();
+        h.alter(1, h.proposal(1, 3));
+        assertThat(h.rep().elr()).isEmpty();
+        assertThat(h.rep().lastKnownElr()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("ISR-7 fencing does not remove a replica from the ELR; rejoining the ISR does")
+    void fencingKeepsElr() {
+        h.startBrokers(1, 2, 3);
+        h.createRep(3, false, 1, 2, 3);
+        h.heartbeat(3, true);
+        assertThat(h.controller.describeCompact("rep"))
+                .isEqualTo("Topic: strict Partition: 0 Leader: 1 Replicas: 1,2,3 Isr: 1,2 Elr: 3 LastKnownElr:".replace("strict", "rep"));
+        h.controller.fence(3);
+        assertThat(h.rep().elr()).containsExactly(3);
+        h.restart(3, true);
+        assertThat(h.heartbeat(3, false).fenced()).isFalse();
+        assertThat(h.rep().elr()).containsExactly(3);
+        h.alter(1, h.proposal(1, 2, 3));
+        assertThat(h.rep().elr()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("ISR-7 raising the ISR's standing by lowering min.insync.replicas at run time clears the ELR and publishes the new value")
+    void minIsrChange() {
+        h.startBrokers(1, 2, 3);
+        h.createRep(3, false, 1, 2, 3);
+        h.heartbeat(3, true);
+        assertThat(h.rep().elr()).containsExactly(3);
+        int epoch = h.rep().partitionEpoch();
+        h.controller.setMinInsyncReplicas("rep", 2);
+        assertThat(h.controller.minInsyncReplicas("rep")).isEqualTo(2);
+        assertThat(h.rep().elr()).isEmpty();
+        assertThat(h.rep().partitionEpoch()).isEqualTo(epoch + 1);
+        h.loop.runFor(10);
+        assertThat(h.applied.get(1).get(h.applied.get(1).size() - 1).minInsyncReplicasByTopic()).containsEntry("rep", 2);
+    }
+
+    @Test
+    @DisplayName("ISR-8 without a candidate the partition is leaderless (Leader: none) until one comes back")
+    void leaderless() {
+        h.startBrokers(1, 2);
+        h.createRep(1, false, 1, 2);
+        h.controller.fence(2);
+        h.controller.fence(1);
+        PartitionRegistration p = h.rep();
+        assertThat(p.leader()).isEqualTo(PartitionRegistration.NO_LEADER);
+        assertThat(p.leaderEpoch()).isEqualTo(1);
+        assertThat(p.elr()).containsExactly(1);
+        assertThat(h.heartbeat(2, false).fenced()).isFalse();
+        assertThat(h.rep().leader()).as("2 was not in the ISR or ELR").isEqualTo(PartitionRegistration.NO_LEADER);
+        assertThat(h.heartbeat(1, false).fenced()).isFalse();
+        assertThat(h.rep().leader()).isEqualTo(1);
+        assertThat(h.rep().leaderEpoch()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("ISR-8 unclean election: first active replica, ISR = {it}, ELR cleared, RECOVERING refuses a larger ISR until recovered")
+    void uncleanElection() {
+        h.startBrokers(1, 2, 3);
+        h.createRep(1, true, 1, 2, 3);
+        h.alter(1, h.proposal(1));
+        h.controller.fence(2);
+        h.controller.fence(3);
+        h.controller.fence(1);
+        assertThat(h.rep().elr()).containsExactly(1);
+        // Broker 1 (the only ELR member) loses power: it may not come back from the ELR.
+        h.restart(1, false);
+        assertThat(h.rep().elr()).isEmpty();
+        assertThat(h.rep().lastKnownElr()).containsExactly(1);
+        assertThat(h.heartbeat(3, false).fenced()).isFalse();
+
+        PartitionRegistration p = h.rep();
+        assertThat(p.leader()).isEqualTo(3);
+        assertThat(p.isr()).containsExactly(3);
+        assertThat(p.elr()).isEmpty();
+        assertThat(p.lastKnownElr()).isEmpty();
+        assertThat(p.recovering()).isTrue();
+
+        assertThat(h.heartbeat(2, false).fenced()).isFalse();
+        assertThat(h.alter(3, h.proposal(3, 2)).error()).isEqualTo(Errors.INVALID_REQUEST);
+        PartitionRegistration r = h.rep();
+        AlterPartitionRequest.Item recovered = new AlterPartitionRequest.Item(REP, r.leaderEpoch(), r.partitionEpoch(),
+                List.of(new BrokerState(3, h.epochs.get(3)), new BrokerState(2, h.epochs.get(2))), true);
+        assertThat(h.alter(3, recovered).error()).isEqualTo(Errors.NONE);
+        assertThat(h.rep().recovering()).isFalse();
+        assertThat(h.rep().isr()).containsExactly(3, 2);
+    }
+
+    @Test
+    @DisplayName("ISR-8 without unclean.leader.election.enable an out-of-sync replica never leads; enabling it at run time elects")
+    void uncleanDisabled() {
+        h.startBrokers(1, 2);
+        h.createRep(1, false, 1, 2);
+        h.alter(1, h.proposal(1));
+        h.controller.fence(1);
+        h.restart(1, false);
+        assertThat(h.rep().leader()).isEqualTo(PartitionRegistration.NO_LEADER);
+        h.controller.setUncleanLeaderElection("rep", true);
+        assertThat(h.rep().leader()).isEqualTo(2);
+        assertThat(h.rep().recovering()).isTrue();
+    }
+}
