@@ -81,7 +81,7 @@ public final class ReplicaFetcher {
     }
 
     ReplicaFetcher(String name, int fetcherId, int leaderId, FetcherConfig config, Scheduler scheduler,
-                   ReplicaTransport transport, LongSupplier brokerEpoch, FetcherListener listener) {
+                   Executor executor, ReplicaTransport transport, LongSupplier brokerEpoch, FetcherListener listener) {
         this.name = Objects.requireNonNull(name, "name");
         this.fetcherId = fetcherId;
         this.leaderId = leaderId;
@@ -90,7 +90,7 @@ public final class ReplicaFetcher {
         this.transport = Objects.requireNonNull(transport, "transport");
         this.brokerEpoch = Objects.requireNonNull(brokerEpoch, "brokerEpoch");
         this.listener = Objects.requireNonNull(listener, "listener");
-        this.executor = scheduler.newSerialExecutor(name);
+        this.executor = Objects.requireNonNull(executor, "executor");
         this.logPrefix = "[ReplicaFetcher replicaId=" + config.replicaId() + ", leaderId=" + leaderId
                 + ", fetcherId=" + fetcherId + "] ";
     }

@@ -410,6 +410,18 @@ public final class ReplicaManager {
             applyMinIsrChanges(delta.minInsyncReplicasByTopic(), toWake);
             Set<TopicPartition> stopFetching = new LinkedHashSet<>();
             Map<TopicPartition, InitialFetchState> startFetching = new LinkedHashMap<>();
+            // Fetchers stop before their partition becomes leader or goes away, so that no fetched
+            // data or truncation reaches a leader's log or a deleted one (Kafka does the same).
+            Set<TopicPartition> stopFirst = new LinkedHashSet<>(delta.deletedPartitions());
+            for (PartitionRegistration registration : delta.partitions()) {
+                if (registration.leader() == brokerId || !registration.replicas().contains(brokerId)) {
+                    stopFirst.add(registration.topicPartition());
+                }
+            }
+            stopFirst.retainAll(partitions.keySet());
+            if (!stopFirst.isEmpty()) {
+                fetcherManager.removeFetcherForPartitions(stopFirst);
+            }
             for (TopicPartition tp : delta.deletedPartitions()) {
                 metadataPartitions.remove(tp);
                 if (stopReplica(tp)) {
