@@ -419,4 +419,23 @@ class ReplicaManagerTest {
                 .containsExactly("0 0", "1 10");
         assertThat(restarted.partition(REP0).orElseThrow().highWatermark()).isEqualTo(13);
     }
+
+    @Test
+    @DisplayName("ISR-3 broker registrations in metadata decide ISR eligibility: a fenced follower is not added back")
+    void isr3EligibilityFromMetadata() {
+        cluster(defaults(), 1, 2, 3);
+        cluster.publish(List.of(new dev.insync.replication.core.metadata.BrokerRegistration(3,
+                cluster.brokerEpochs.get(3), true, false)), List.of());
+        cluster.setPartition(REP0, List.of(1, 2, 3), List.of(1, 2), 1, 0, 0);
+        rm(1).produce(Map.of(REP0, records("a")), -1, 30_000);
+        cluster.run(3000);
+        assertThat(partition(3, REP0).logEndOffset()).isEqualTo(1); // caught up
+        assertThat(cluster.registrations.get(REP0).isr()).containsExactly(1, 2); // but fenced
+
+        cluster.publish(List.of(new dev.insync.replication.core.metadata.BrokerRegistration(3,
+                cluster.brokerEpochs.get(3), false, false)), List.of());
+        cluster.run(3000);
+        assertThat(cluster.registrations.get(REP0).isr()).containsExactly(1, 2, 3);
+        assertThat(cluster.metrics.get(1).isrExpands()).isEqualTo(1);
+    }
 }
