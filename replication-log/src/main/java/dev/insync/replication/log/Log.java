@@ -736,7 +736,7 @@ public final class Log implements Closeable {
         }
         if (dirNeedsFlush) {
             try (FileChannel dirChannel = FileChannel.open(dir, StandardOpenOption.READ)) {
-                dirChannel.force(true);
+                FileSync.force(dirChannel, true);
             } catch (IOException e) {
                 throw storageError("flush of directory " + dir, e);
             }

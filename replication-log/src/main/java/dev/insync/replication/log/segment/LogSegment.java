@@ -1,5 +1,6 @@
 package dev.insync.replication.log.segment;
 
+import dev.insync.replication.log.FileSync;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -508,7 +509,7 @@ public final class LogSegment {
 
     /** LOG-11: forces the data, then the indexes. */
     public void flush() throws IOException {
-        channel.force(true);
+        FileSync.force(channel, true);
         offsetIndex.flush();
         timeIndex.flush();
     }

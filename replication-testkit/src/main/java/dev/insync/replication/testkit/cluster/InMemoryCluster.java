@@ -2,6 +2,7 @@ package dev.insync.replication.testkit.cluster;
 
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.testkit.controller.ControllerConfig;
 import dev.insync.replication.testkit.controller.ReferenceController;
@@ -59,6 +60,9 @@ public final class InMemoryCluster implements AutoCloseable {
 
     private InMemoryCluster(Builder b) {
         this.config = ReplicationConfig.fromProperties(b.properties);
+        if (!b.fsync) {
+            FileSync.disableForSimulation();
+        }
         this.loop = EventLoop.builder().seed(b.seed).build();
         this.network = new InMemoryNetwork(loop);
         if (b.linkConfig != null) {
@@ -337,6 +341,7 @@ public final class InMemoryCluster implements AutoCloseable {
         private final Map<String, Object> properties = new LinkedHashMap<>();
         private Path dataDir;
         private LinkConfig linkConfig;
+        private boolean fsync;
 
         private Builder() {
         }
@@ -377,6 +382,17 @@ public final class InMemoryCluster implements AutoCloseable {
         /** Delay and loss of every link (default: 1 ms, no loss). */
         public Builder links(LinkConfig link) {
             this.linkConfig = link;
+            return this;
+        }
+
+        /**
+         * Whether the logs really fsync (default false). The simulator models machine crashes itself
+         * ({@link InMemoryCluster#powerLoss} cuts logs back to their recovery point), so waiting for
+         * the disk only slows it down. Turning it off is JVM-wide ({@link FileSync}): do not run a
+         * production broker in the same JVM as such a cluster.
+         */
+        public Builder fsync(boolean enabled) {
+            this.fsync = enabled;
             return this;
         }
 
