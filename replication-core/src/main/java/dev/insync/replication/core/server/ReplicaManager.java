@@ -19,6 +19,8 @@ import dev.insync.replication.core.partition.PartitionFetchResult;
 import dev.insync.replication.core.partition.PartitionListener;
 import dev.insync.replication.core.partition.PartitionSettings;
 import dev.insync.replication.core.partition.ReplicaEligibility;
+import dev.insync.replication.core.produce.DelayedProduce;
+import dev.insync.replication.core.produce.ProducePartitionResult;
 import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
@@ -249,18 +251,26 @@ public final class ReplicaManager {
             future.complete(Collections.unmodifiableMap(results));
             return future;
         }
-        Map<TopicPartition, Long> requiredOffsets = new LinkedHashMap<>();
+        Map<TopicPartition, DelayedProduce.PartitionWait> waits = new LinkedHashMap<>();
         for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
             TopicPartition tp = e.getKey();
-            results.put(tp, appendToLeader(tp, e.getValue(), requiredAcks, requiredOffsets));
+            ProduceResult result = appendToLeader(tp, e.getValue(), requiredAcks, waits);
+            results.put(tp, result);
         }
-        if (requiredAcks != -1 || requiredOffsets.isEmpty() || shutDown) {
+        boolean anyAppended = waits.values().stream().anyMatch(w -> w.appendResult().error() == Errors.NONE);
+        if (requiredAcks != -1 || !anyAppended || shutDown) {
             future.complete(Collections.unmodifiableMap(results));
             return future;
         }
-        DelayedProduce delayed = new DelayedProduce(timeoutMs, results, requiredOffsets, this::onlinePartition, future);
+        // PRO-3: park until the HW passes every appended partition; failed ones keep their error.
+        DelayedProduce delayed = new DelayedProduce(timeoutMs, waits, this::onlinePartition);
+        delayed.result().thenAccept(answer -> {
+            Map<TopicPartition, ProduceResult> out = new LinkedHashMap<>();
+            answer.forEach((tp, r) -> out.put(tp, new ProduceResult(r.error(), r.baseOffset(), r.logAppendTimeMs())));
+            future.complete(Collections.unmodifiableMap(out));
+        });
         try {
-            producePurgatory.tryCompleteElseWatch(delayed, requiredOffsets.keySet());
+            producePurgatory.tryCompleteElseWatch(delayed, delayed.keys());
         } catch (IllegalStateException shuttingDown) {
             delayed.forceComplete();
         }
@@ -268,7 +278,17 @@ public final class ReplicaManager {
     }
 
     private ProduceResult appendToLeader(TopicPartition tp, MemoryRecords records, int requiredAcks,
-                                         Map<TopicPartition, Long> requiredOffsets) {
+                                         Map<TopicPartition, DelayedProduce.PartitionWait> waits) {
+        ProduceResult result = tryAppendToLeader(tp, records, requiredAcks, waits);
+        if (result.error() != Errors.NONE) {
+            // Nothing to wait for; DelayedProduce keeps this error as the partition's answer.
+            waits.put(tp, new DelayedProduce.PartitionWait(-1L, ProducePartitionResult.failed(result.error())));
+        }
+        return result;
+    }
+
+    private ProduceResult tryAppendToLeader(TopicPartition tp, MemoryRecords records, int requiredAcks,
+                                            Map<TopicPartition, DelayedProduce.PartitionWait> waits) {
         Partition partition = partitions.get(tp);
         if (partition == null) {
             return ProduceResult.failed(notHostedError(tp));
@@ -292,10 +312,10 @@ public final class ReplicaManager {
         if (result.highWatermarkIncreased()) {
             producePurgatory.checkAndComplete(tp);
         }
-        if (requiredAcks == -1) {
-            requiredOffsets.put(tp, info.lastOffset() + 1);
-        }
-        return new ProduceResult(Errors.NONE, info.firstOffset(), info.logAppendTimeMs());
+        ProduceResult appended = new ProduceResult(Errors.NONE, info.firstOffset(), info.logAppendTimeMs());
+        waits.put(tp, new DelayedProduce.PartitionWait(info.lastOffset() + 1,
+                new ProducePartitionResult(Errors.NONE, appended.baseOffset(), appended.logAppendTimeMs())));
+        return appended;
     }
 
     // ---------------------------------------------------------------------------------------------- fetch
