@@ -20,7 +20,7 @@ import dev.insync.replication.core.partition.PartitionListener;
 import dev.insync.replication.core.partition.PartitionSettings;
 import dev.insync.replication.core.partition.ReplicaEligibility;
 import dev.insync.replication.core.produce.DelayedProduce;
-import dev.insync.replication.core.produce.ProducePartitionResult;
+import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
@@ -264,11 +264,7 @@ public final class ReplicaManager {
         }
         // PRO-3: park until the HW passes every appended partition; failed ones keep their error.
         DelayedProduce delayed = new DelayedProduce(timeoutMs, waits, this::onlinePartition);
-        delayed.result().thenAccept(answer -> {
-            Map<TopicPartition, ProduceResult> out = new LinkedHashMap<>();
-            answer.forEach((tp, r) -> out.put(tp, new ProduceResult(r.error(), r.baseOffset(), r.logAppendTimeMs())));
-            future.complete(Collections.unmodifiableMap(out));
-        });
+        delayed.result().thenAccept(answer -> future.complete(Collections.unmodifiableMap(new LinkedHashMap<>(answer))));
         try {
             producePurgatory.tryCompleteElseWatch(delayed, delayed.keys());
         } catch (IllegalStateException shuttingDown) {
@@ -282,7 +278,7 @@ public final class ReplicaManager {
         ProduceResult result = tryAppendToLeader(tp, records, requiredAcks, waits);
         if (result.error() != Errors.NONE) {
             // Nothing to wait for; DelayedProduce keeps this error as the partition's answer.
-            waits.put(tp, new DelayedProduce.PartitionWait(-1L, ProducePartitionResult.failed(result.error())));
+            waits.put(tp, new DelayedProduce.PartitionWait(-1L, ProduceResult.failed(result.error())));
         }
         return result;
     }
@@ -313,8 +309,7 @@ public final class ReplicaManager {
             producePurgatory.checkAndComplete(tp);
         }
         ProduceResult appended = new ProduceResult(Errors.NONE, info.firstOffset(), info.logAppendTimeMs());
-        waits.put(tp, new DelayedProduce.PartitionWait(info.lastOffset() + 1,
-                new ProducePartitionResult(Errors.NONE, appended.baseOffset(), appended.logAppendTimeMs())));
+        waits.put(tp, new DelayedProduce.PartitionWait(info.lastOffset() + 1, appended));
         return appended;
     }
 

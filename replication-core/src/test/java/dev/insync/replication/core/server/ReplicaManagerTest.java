@@ -1,5 +1,6 @@
 package dev.insync.replication.core.server;
 
+import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.fetcher.FetcherManager;
 import dev.insync.replication.core.fetcher.PartitionFetchState;

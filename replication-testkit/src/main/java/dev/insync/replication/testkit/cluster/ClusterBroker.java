@@ -4,7 +4,7 @@ import dev.insync.replication.core.broker.BrokerLifecycleManager;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
 import dev.insync.replication.core.partition.Partition;
-import dev.insync.replication.core.server.ProduceResult;
+import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.Errors;
