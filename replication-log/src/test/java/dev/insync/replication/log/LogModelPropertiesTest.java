@@ -7,6 +7,7 @@ import dev.insync.replication.log.record.RecordBatchBuilder;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
+import net.jqwik.api.Label;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.stateful.Action;
@@ -284,6 +285,7 @@ class LogModelPropertiesTest {
     }
 
     @Property(tries = 100)
+    @Label("LOG-2 LOG-3 LOG-4 LOG-6 LOG-7 LOG-10 any interleaving of appends, truncations, rolls, reopens and retention matches a model")
     void log2_3_4_6_7_10_anyInterleavingMatchesTheModel(@ForAll("actions") ActionSequence<State> actions)
             throws IOException {
         // Reopening here is a clean close, not a power loss, so forcing to disk proves nothing and
