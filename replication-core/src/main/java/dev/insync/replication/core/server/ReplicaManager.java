@@ -158,6 +158,13 @@ public final class ReplicaManager {
         long hwIntervalMs = config.replicaHighWatermarkCheckpointIntervalMs();
         periodicTasks.add(scheduler.schedulePeriodically(backgroundExecutor, this::checkpointHighWatermarks,
                 hwIntervalMs, hwIntervalMs));
+        long flushMs = config.logConfig().flushMs();
+        if (flushMs < Long.MAX_VALUE) {
+            // LOG-11: a quiet log gets no append to trigger its flush.ms flush.
+            long intervalMs = Math.max(1L, flushMs);
+            periodicTasks.add(scheduler.schedulePeriodically(backgroundExecutor, this::flushDueLogs, intervalMs,
+                    intervalMs));
+        }
         metrics.registerGauge(ReplicationMetrics.UNDER_REPLICATED_PARTITIONS,
                 () -> partitions.values().stream().filter(Partition::isUnderReplicated).count());
         metrics.registerGauge(ReplicationMetrics.UNDER_MIN_ISR_PARTITION_COUNT,
@@ -550,6 +557,25 @@ public final class ReplicaManager {
             if (partition.isLeader() && !partition.isOffline()) {
                 partition.maybeShrinkIsr(nowMs);
             }
+        }
+    }
+
+    /** LOG-11: the body of the flush.ms task; a storage failure takes that partition offline (§9). */
+    void flushDueLogs() {
+        if (logDirOffline || shutDown) {
+            return;
+        }
+        for (Partition partition : sortedPartitions()) {
+            if (partition.isOffline()) {
+                continue;
+            }
+            logDirectory.log(partition.topicPartition()).ifPresent(log -> {
+                try {
+                    log.flushIfDue();
+                } catch (ApiException e) {
+                    handleStorageFailure(partition.topicPartition(), e);
+                }
+            });
         }
     }
 

@@ -203,6 +203,19 @@ class ReplicaManagerTest {
     }
 
     @Test
+    @DisplayName("LOG-11 with flush.ms set, a quiet log is flushed by the broker's periodic task")
+    void log11FlushMsFlushesQuietLogs() {
+        cluster(ReplicationConfig.builder().replicaLagTimeMaxMs(5000).set("flush.ms", 1000).build(), 1);
+        cluster.setPartition(REP0, List.of(1), List.of(1), 1, 0, 0);
+        cluster.run(0);
+        rm(1).produce(Map.of(REP0, records("a", "b")), 1, 30_000);
+        dev.insync.replication.log.Log log = rm(1).logDirectory().log(REP0).orElseThrow();
+        assertThat(log.recoveryPoint()).isZero();
+        cluster.run(2_100);
+        assertThat(log.recoveryPoint()).isEqualTo(2);
+    }
+
+    @Test
     @DisplayName("HW-5 closeCleanly leaves the clean-shutdown marker and the final HW checkpoint")
     void hw5CloseCleanly() throws Exception {
         cluster(defaults(), 1);

@@ -87,7 +87,7 @@ final class ClusterBroker {
         }
         incarnation++;
         Scheduler scheduler = runtime.forNode(node);
-        logDirectory = LogDirectory.open(dataDir, config.logConfig());
+        logDirectory = LogDirectory.open(dataDir, config.logConfig(), scheduler.time()::milliseconds);
         long previousEpoch = logDirectory.previousCleanShutdownBrokerEpoch().orElse(BrokerLifecycleManager.NO_EPOCH);
         metrics = new InMemoryReplicationMetrics();
         MetadataDeltaSequencer[] sequencerRef = new MetadataDeltaSequencer[1];
