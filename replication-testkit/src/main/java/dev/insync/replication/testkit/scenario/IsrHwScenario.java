@@ -90,11 +90,8 @@ public final class IsrHwScenario implements Scenario {
     @Override
     public ScenarioResult run(ScenarioSettings settings, Consumer<String> printer) {
         long lagMs = settings.lagMsOr(DEFAULT_LAG_MS);
-        InMemoryCluster.Builder builder = InMemoryCluster.builder().brokers(3).seed(settings.seed())
-                .links(ScenarioRun.LINKS)
-                .config(ReplicationConfig.REPLICA_LAG_TIME_MAX_MS, lagMs)
+        InMemoryCluster.Builder builder = ScenarioRun.clusterBuilder(settings, lagMs)
                 .config(ReplicationConfig.BROKER_SESSION_TIMEOUT_MS, sessionTimeoutMs(lagMs));
-        settings.dataDir().ifPresent(builder::dataDir);
         try (ScenarioRun run = new ScenarioRun(name(), builder.build(), TP, printer)) {
             run.put("lagMs", lagMs);
             run.put("seed", settings.seed());

@@ -1,5 +1,7 @@
 package dev.insync.replication.testkit.scenario;
 
+import dev.insync.replication.core.config.ReplicationConfig;
+import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.testkit.cluster.ClusterAdmin;
 import dev.insync.replication.testkit.cluster.InMemoryCluster;
@@ -7,14 +9,19 @@ import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.cluster.TestProducer;
 import dev.insync.replication.testkit.network.LinkConfig;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * One run of a scenario: the cluster, the printed trace, the numbers and the expectations. Every wait
@@ -38,6 +45,32 @@ final class ScenarioRun implements AutoCloseable {
     private final List<String> lines = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
     private final Map<String, Object> data = new LinkedHashMap<>();
+
+    /**
+     * A builder for the scenarios' three-broker cluster: seeded, with {@link #LINKS}, the lag, and the
+     * data directory if one was given (which must be new or empty: a scenario starts from nothing).
+     */
+    static InMemoryCluster.Builder clusterBuilder(ScenarioSettings settings, long lagMs) {
+        InMemoryCluster.Builder builder = InMemoryCluster.builder().brokers(3).seed(settings.seed()).links(LINKS)
+                .config(ReplicationConfig.REPLICA_LAG_TIME_MAX_MS, lagMs);
+        settings.dataDir().ifPresent(dir -> builder.dataDir(requireEmpty(dir)));
+        return builder;
+    }
+
+    /** {@code dir} if it does not exist or is an empty directory. */
+    static Path requireEmpty(Path dir) {
+        if (Files.exists(dir)) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalArgumentException("Data directory " + dir
+                            + " is not empty; a scenario needs a new or empty directory");
+                }
+            } catch (IOException e) {
+                throw new IllegalArgumentException("Data directory " + dir + " cannot be listed: " + e.getMessage(), e);
+            }
+        }
+        return dir;
+    }
 
     ScenarioRun(String scenario, InMemoryCluster cluster, TopicPartition watched, Consumer<String> printer) {
         this.scenario = scenario;
@@ -182,10 +215,10 @@ final class ScenarioRun implements AutoCloseable {
         return String.join(" ", text.strip().split("\\s+"));
     }
 
-    static String exceptionName(dev.insync.replication.log.Errors error) {
+    static String exceptionName(Errors error) {
         StringBuilder name = new StringBuilder();
         for (String word : error.name().split("_")) {
-            name.append(word.charAt(0)).append(word.substring(1).toLowerCase(java.util.Locale.ROOT));
+            name.append(word.charAt(0)).append(word.substring(1).toLowerCase(Locale.ROOT));
         }
         return name.append("Exception").toString();
     }

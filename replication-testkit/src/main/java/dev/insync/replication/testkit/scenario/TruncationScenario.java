@@ -1,6 +1,5 @@
 package dev.insync.replication.testkit.scenario;
 
-import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.Errors;
@@ -84,10 +83,7 @@ public final class TruncationScenario implements Scenario {
     @Override
     public ScenarioResult run(ScenarioSettings settings, Consumer<String> printer) {
         long lagMs = settings.lagMsOr(DEFAULT_LAG_MS);
-        InMemoryCluster.Builder builder = InMemoryCluster.builder().brokers(3).seed(settings.seed())
-                .links(ScenarioRun.LINKS)
-                .config(ReplicationConfig.REPLICA_LAG_TIME_MAX_MS, lagMs);
-        settings.dataDir().ifPresent(builder::dataDir);
+        InMemoryCluster.Builder builder = ScenarioRun.clusterBuilder(settings, lagMs);
         try (ScenarioRun run = new ScenarioRun(name(), builder.build(), TP, printer)) {
             run.put("lagMs", lagMs);
             run.put("seed", settings.seed());
