@@ -7,10 +7,15 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -176,5 +181,51 @@ class LogDirectoryTest {
                 .hasMessageContaining("closed");
         assertThatThrownBy(() -> logDir.closeCleanly(1L)).hasMessageContaining("closed");
         assertThat(dir().resolve(CleanShutdownFile.FILE_NAME)).doesNotExist();
+    }
+
+    @Test
+    @DisplayName("LOG-9 a directory locked by another process refuses to open, naming the directory")
+    void lockRefusesOpenHeldByAnotherProcess() throws Exception {
+        Files.createDirectories(dir());
+        Path holder = root.resolve("LockHolder.java");
+        // A JDK-only program (run by the source launcher) that locks the file and waits for stdin to close.
+        Files.writeString(holder, """
+                import java.nio.channels.FileChannel;
+                import java.nio.file.Path;
+                import java.nio.file.StandardOpenOption;
+                public class LockHolder {
+                    public static void main(String[] args) throws Exception {
+                        try (FileChannel ch = FileChannel.open(Path.of(args[0]), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                             var lock = ch.lock()) {
+                            System.out.println("locked");
+                            System.out.flush();
+                            System.in.read();
+                        }
+                    }
+                }
+                """);
+        Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process child = new ProcessBuilder(javaBin.toString(), holder.toString(),
+                dir().resolve(LogDirectory.LOCK_FILE_NAME).toString()).redirectErrorStream(true).start();
+        try {
+            CompletableFuture<String> firstLine = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return new BufferedReader(new InputStreamReader(child.getInputStream())).readLine();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            assertThat(firstLine.get(60, TimeUnit.SECONDS)).isEqualTo("locked");
+            assertThatThrownBy(this::open)
+                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR))
+                    .hasMessageContaining(dir().toRealPath().toString()).hasMessageContaining("another process");
+        } finally {
+            child.getOutputStream().close();
+            if (!child.waitFor(30, TimeUnit.SECONDS)) {
+                child.destroyForcibly();
+            }
+        }
+        // Once the other process is gone the directory opens.
+        open().close();
     }
 }

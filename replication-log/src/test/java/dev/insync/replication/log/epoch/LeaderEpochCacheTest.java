@@ -254,4 +254,48 @@ class LeaderEpochCacheTest {
         assertThat(cache.epochEntries()).isEqualTo(entries(0, 0));
         assertThat(LeaderEpochCache.load(file(), TP).epochEntries()).isEqualTo(entries(0, 0));
     }
+
+    @Test
+    @DisplayName("INV-8 concurrent readers always see a strictly increasing snapshot while a writer assigns and truncates")
+    void concurrentReadersSeeConsistentSnapshots() throws Exception {
+        LeaderEpochCache cache = LeaderEpochCache.inMemory(TP);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        try {
+            java.util.concurrent.Future<?> writer = pool.submit(() -> {
+                for (int epoch = 0; epoch < 500; epoch++) {
+                    cache.assign(epoch, epoch * 10L);
+                    if (epoch > 0 && epoch % 7 == 0) {
+                        cache.truncateFromEnd(epoch * 10L - 5);
+                    }
+                    if (epoch % 11 == 0) {
+                        cache.truncateFromStart(epoch * 5L);
+                    }
+                }
+                done.set(true);
+            });
+            List<java.util.concurrent.Future<Integer>> readers = new java.util.ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                readers.add(pool.submit(() -> {
+                    int checks = 0;
+                    while (!done.get() || checks == 0) {
+                        List<EpochEntry> snapshot = cache.epochEntries();
+                        for (int i = 1; i < snapshot.size(); i++) {
+                            assertThat(snapshot.get(i).epoch()).isGreaterThan(snapshot.get(i - 1).epoch());
+                            assertThat(snapshot.get(i).startOffset()).isGreaterThan(snapshot.get(i - 1).startOffset());
+                        }
+                        checks++;
+                    }
+                    return checks;
+                }));
+            }
+            writer.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            for (java.util.concurrent.Future<Integer> reader : readers) {
+                assertThat(reader.get(60, java.util.concurrent.TimeUnit.SECONDS)).isPositive();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(cache.latestEpoch()).hasValue(499);
+    }
 }

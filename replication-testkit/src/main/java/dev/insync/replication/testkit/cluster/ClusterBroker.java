@@ -43,7 +43,7 @@ final class ClusterBroker {
     private final NodeRuntime runtime;
     private final InMemoryNetwork network;
 
-    private Status status = Status.DOWN;
+    private volatile Status status = Status.DOWN;
     private int incarnation;
     private LogDirectory logDirectory;
     private ReplicaManager replicaManager;
