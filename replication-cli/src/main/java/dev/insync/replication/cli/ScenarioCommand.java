@@ -34,10 +34,10 @@ import java.util.concurrent.Callable;
 @Command(name = "scenario",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs the seed's experiments on a simulated 3-broker cluster (virtual time: seconds of wall time).",
+            "Runs the seed's experiments on a simulated 3-broker cluster, in virtual time.",
             "  isr-hw      SCN-1: a paused follower, ISR shrink/expand, HW and acks=all",
             "  min-isr     SCN-2: min.insync.replicas=3 with a broker shut down",
-            "  truncation  SCN-3: acks=1 records lost to a new leader, truncation by leader epoch",
+            "  truncation  SCN-3: lost acks=1 records, truncation by leader epoch",
             "  all         the three in that order",
             "Prints each trace; with --json, then one JSON object per scenario, one per line.",
             "Exit code 0 if every scenario reproduced the seed, 1 if an expectation failed (listed in the"
@@ -47,7 +47,7 @@ public final class ScenarioCommand implements Callable<Integer> {
     /** The scenario name meaning all three. */
     public static final String ALL = "all";
     /** Exit code when a scenario's expectations failed (the CLI's code for a reported failure). */
-    public static final int EXIT_FAILURE = 1;
+    public static final int EXIT_FAILURE = InsyncCli.EXIT_FAILURE;
     private static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
 
     @Spec

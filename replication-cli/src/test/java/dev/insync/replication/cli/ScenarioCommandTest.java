@@ -73,6 +73,18 @@ class ScenarioCommandTest {
     }
 
     @Test
+    @DisplayName("SCN-1 with a 2 ms lag cannot hold the ISR: exit 1, failures listed in the trace and the JSON")
+    void failedExpectationsExitOne() {
+        Run run = run("isr-hw", "--lag-ms", "2", "--json");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.lines()).anyMatch(l -> l.matches("--- isr-hw: \\d+ expectation\\(s\\) failed:"));
+        assertThat(run.json()).singleElement().satisfies(j -> {
+            assertThat(j.get("passed")).isEqualTo(false);
+            assertThat((List<?>) j.get("failures")).anyMatch(f -> f.toString().startsWith("HW after the acks=1 records"));
+        });
+    }
+
+    @Test
     @DisplayName("scenario usage errors exit 2: unknown name, lag below 2 ms, non-empty data dir")
     void usageErrors(@TempDir Path dir) throws IOException {
         Run unknown = run("nope");

@@ -135,7 +135,7 @@ public final class IsrHwScenario implements Scenario {
         run.expect("ISR after " + idleMs + " ms of an idle pause (an idle follower is caught up)", List.of(1, 2, 3),
                 isrAfterIdle);
         run.check(run.observer().linesSince(mark, LEADER).isEmpty(),
-                "the leader changed its ISR during the idle pause: " + run.observer().linesSince(mark, LEADER));
+                "the leader changed its ISR during the idle pause: " + texts(run.observer().linesSince(mark, LEADER)));
         cluster.resume(PAUSED);
 
         run.section("5. warm up, pause broker 3 again, then produce");
@@ -240,9 +240,9 @@ public final class IsrHwScenario implements Scenario {
         run.check(shrink.isPresent() && shrink.get().text().contains(
                         "Shrinking ISR from 1,2,3 to 1,2. Leader: (highWatermark: 12, endOffset: 18). "
                                 + "Out of sync replicas: (brokerId: 3, endOffset: 12, lastCaughtUpTimeMs: "),
-                "the leader logs the shrink of 1,2,3 to 1,2 at HW 12, LEO 18, broker 3 at 12; lines: " + lines);
+                "the leader logs the shrink of 1,2,3 to 1,2 at HW 12, LEO 18, broker 3 at 12; lines: " + texts(lines));
         run.check(committed.isPresent() && committed.get().text().endsWith("ISR updated to 1,2  and version updated to 1"),
-                "the leader logs ISR updated to 1,2 with version 1; lines: " + lines);
+                "the leader logs ISR updated to 1,2 with version 1; lines: " + texts(lines));
         ReplicaState follower = run.observer().outOfSyncAtLastShrink().get(PAUSED);
         if (shrink.isEmpty() || committed.isEmpty() || follower == null) {
             return;
@@ -258,6 +258,10 @@ public final class IsrHwScenario implements Scenario {
         run.check(doneAt - lastCaughtUp <= lagMs * 3 / 2 + SHRINK_SLACK_MS,
                 "acks=all completed " + (doneAt - lastCaughtUp) + " ms after broker 3 last caught up, more than 1.5 x "
                         + lagMs + " ms + " + SHRINK_SLACK_MS + " ms");
+    }
+
+    private static List<String> texts(List<LogLineObserver.LogLine> lines) {
+        return lines.stream().map(LogLineObserver.LogLine::text).toList();
     }
 
     private static long leaderHw(ScenarioRun run) {

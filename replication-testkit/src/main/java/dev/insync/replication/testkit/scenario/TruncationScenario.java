@@ -195,7 +195,7 @@ public final class TruncationScenario implements Scenario {
                         "Truncating partition div-0 to offset 10 due to leader epoch and offset "
                                 + "EpochEndOffset(errorCode=0, partition=0, leaderEpoch=0, endOffset=10)"),
                 "broker 1 logs one truncation to 10 due to EpochEndOffset(leaderEpoch=0, endOffset=10); lines: "
-                        + truncations);
+                        + truncations.stream().map(LogLineObserver.LogLine::text).toList());
         run.line("--- broker 1 log after truncation");
         printRecords(run, run.admin().records(OLD_LEADER, TOPIC, 0));
         epochCheckpoints.put("afterRestart", printEpochFiles(run));
