@@ -4,6 +4,8 @@ import dev.insync.replication.testkit.history.Json;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -161,6 +163,28 @@ class SeedScenariosTest {
                 "ok-1 ok-2 ok-3 ok-4 ok-5 ok-6 ok-7 ok-8 ok-9 ok-10 new-1 new-2 new-3");
         assertThat(String.join("\n", result.lines().subList(result.lines().indexOf("--- consumer from the beginning"),
                 result.lines().size()))).doesNotContain("lost-");
+    }
+
+    @Test
+    @DisplayName("SCN-3 with replica.lag.time.max.ms=2000 and seed 9: still truncates to 10 and loses only lost-*")
+    void truncationOtherLagAndSeed() {
+        ScenarioResult result = new TruncationScenario().run(ScenarioSettings.defaults().withLagMs(2_000).withSeed(9));
+        assertThat(result.failures()).as(result.text()).isEmpty();
+        Map<String, Object> d = roundTrip(result);
+        assertThat(d.get("truncatedTo")).isEqualTo(10L);
+        assertThat(d.get("newLeader")).isEqualTo(2L);
+        assertThat((List<?>) d.get("consumed")).hasSize(13).noneMatch(v -> v.toString().startsWith("lost-"));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 1234567})
+    @DisplayName("SCN-1 SCN-2 SCN-3 reproduce the seed whatever the simulation seed")
+    void anySeed(long seed) {
+        for (Scenario scenario : Scenario.all()) {
+            ScenarioResult result = scenario.run(ScenarioSettings.defaults().withSeed(seed));
+            assertThat(result.failures()).as(scenario.name() + "\n" + result.text()).isEmpty();
+            assertThat(roundTrip(result).get("seed")).isEqualTo(seed);
+        }
     }
 
     @Test
