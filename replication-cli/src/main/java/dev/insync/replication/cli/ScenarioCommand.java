@@ -10,13 +10,16 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /**
  * {@code insync scenario isr-hw|min-isr|truncation|all}: runs the seed's experiments (SPEC §10 SCN-1,
@@ -86,27 +89,42 @@ public final class ScenarioCommand implements Callable<Integer> {
             System.setProperty(LOG_LEVEL_PROPERTY, verbose ? "info" : "error");
         }
         PrintWriter out = spec.commandLine().getOut();
-        List<ScenarioResult> results = new ArrayList<>();
+        List<ScenarioSettings> settings = new ArrayList<>();
         for (Scenario scenario : scenarios) {
-            ScenarioSettings settings = new ScenarioSettings(
-                    lagMs == null ? OptionalLong.empty() : OptionalLong.of(lagMs), seed,
-                    Optional.ofNullable(dataDir).map(dir -> scenarios.size() > 1 ? dir.resolve(scenario.name()) : dir));
-            out.println("##### " + scenario.ruleId() + " " + scenario.name() + " (seed " + seed + ", replica.lag.time.max.ms "
-                    + (lagMs == null ? scenario.defaultLagMs() : lagMs) + ")");
-            try {
-                results.add(scenario.run(settings, line -> {
-                    out.println(line);
-                    out.flush();
-                }));
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-            }
+            Optional<Path> dir = Optional.ofNullable(dataDir)
+                    .map(d -> scenarios.size() > 1 ? d.resolve(scenario.name()) : d);
+            dir.ifPresent(this::requireEmpty);
+            settings.add(new ScenarioSettings(lagMs == null ? OptionalLong.empty() : OptionalLong.of(lagMs), seed, dir));
+        }
+        List<ScenarioResult> results = new ArrayList<>();
+        for (int i = 0; i < scenarios.size(); i++) {
+            Scenario scenario = scenarios.get(i);
+            out.println("##### " + scenario.ruleId() + " " + scenario.name() + " (seed " + seed
+                    + ", replica.lag.time.max.ms " + settings.get(i).lagMsOr(scenario.defaultLagMs()) + ")");
+            results.add(scenario.run(settings.get(i), line -> {
+                out.println(line);
+                out.flush();
+            }));
         }
         if (json) {
             results.forEach(r -> out.println(r.toJson()));
         }
         out.flush();
         return results.stream().allMatch(ScenarioResult::passed) ? 0 : EXIT_FAILURE;
+    }
+
+    /** A scenario starts from nothing: its data directory must be new or empty. */
+    private void requireEmpty(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> entries = Files.list(dir)) {
+            if (entries.findAny().isPresent()) {
+                throw new ParameterException(spec.commandLine(), "--data-dir " + dir + " is not empty; give a new or empty directory");
+            }
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--data-dir " + dir + " cannot be listed: " + e.getMessage());
+        }
     }
 
     private List<Scenario> selected() {
