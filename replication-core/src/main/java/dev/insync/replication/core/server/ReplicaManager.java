@@ -6,6 +6,7 @@ import dev.insync.replication.core.config.TopicConfigs;
 import dev.insync.replication.core.fetcher.FetcherConfig;
 import dev.insync.replication.core.fetcher.FetcherListener;
 import dev.insync.replication.core.fetcher.FetcherManager;
+import dev.insync.replication.core.fetcher.FollowerPartition;
 import dev.insync.replication.core.fetcher.InitialFetchState;
 import dev.insync.replication.core.metadata.BrokerRegistration;
 import dev.insync.replication.core.metadata.ControllerChannel;
@@ -511,7 +512,7 @@ public final class ReplicaManager {
             toWake.add(tp);
             stopFetching.add(tp);
             if (registration.leader() != PartitionRegistration.NO_LEADER) {
-                PartitionFollower follower = new PartitionFollower(partition);
+                FollowerPartition follower = partition.asFollowerPartition();
                 startFetching.put(tp, new InitialFetchState(follower, registration.leader(),
                         registration.leaderEpoch(), FetcherManager.initialFetchOffset(follower)));
                 stopFetching.remove(tp);
