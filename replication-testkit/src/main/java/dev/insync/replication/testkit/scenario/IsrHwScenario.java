@@ -98,7 +98,8 @@ public final class IsrHwScenario implements Scenario {
             RuntimeException aborted = null;
             try {
                 steps(run, lagMs);
-            } catch (ScenarioAbortedException e) {
+            } catch (RuntimeException e) {
+                // A step that cannot go on, or an exception from the cluster, fails this run with a verdict.
                 aborted = e;
             }
             return run.finish(aborted);

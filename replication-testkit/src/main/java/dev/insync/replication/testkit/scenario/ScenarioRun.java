@@ -9,6 +9,9 @@ import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.cluster.TestProducer;
 import dev.insync.replication.testkit.network.LinkConfig;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +32,8 @@ import java.util.stream.Stream;
  * bounded in virtual time.
  */
 final class ScenarioRun implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ScenarioRun.class);
 
     /**
      * Link delays of every scenario: a little jitter drawn from the seeded source, so that the seed
@@ -183,8 +188,12 @@ final class ScenarioRun implements AutoCloseable {
 
     ScenarioResult finish(RuntimeException aborted) {
         if (aborted != null) {
-            failures.add("aborted: " + aborted.getMessage());
-            line("!!! scenario aborted: " + aborted.getMessage());
+            String why = aborted instanceof ScenarioAbortedException ? aborted.getMessage() : aborted.toString();
+            if (!(aborted instanceof ScenarioAbortedException)) {
+                LOG.warn("Scenario {} stopped by an exception", scenario, aborted);
+            }
+            failures.add("aborted: " + why);
+            line("!!! scenario aborted: " + why);
         }
         if (!cluster.loop().taskFailures().isEmpty()) {
             failures.add(cluster.loop().taskFailures().size() + " simulated task(s) failed, first: "

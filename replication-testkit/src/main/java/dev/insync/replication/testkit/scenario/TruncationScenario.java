@@ -90,7 +90,8 @@ public final class TruncationScenario implements Scenario {
             RuntimeException aborted = null;
             try {
                 steps(run);
-            } catch (ScenarioAbortedException e) {
+            } catch (RuntimeException e) {
+                // A step that cannot go on, or an exception from the cluster, fails this run with a verdict.
                 aborted = e;
             }
             return run.finish(aborted);
