@@ -87,7 +87,7 @@ public final class MinIsrScenario implements Scenario {
         send(run, producer, results, 1, -1, new ProduceOutcome(Errors.NONE, 0, 0));
         send(run, producer, results, 1, 1, new ProduceOutcome(Errors.NONE, 1, 0));
 
-        run.section("2. stop broker 3 (controlled shutdown)");
+        run.section("2. stop broker 3 (SIGTERM, controlled shutdown)");
         run.await(cluster.controlledShutdown(STOPPED), METADATA_WAIT_MS, "the controlled shutdown of broker 3");
         run.require(() -> leader(run).isr().equals(List.of(1, 2)), METADATA_WAIT_MS,
                 "the leader learning ISR 1,2");
