@@ -98,7 +98,8 @@ public final class IsrHwScenario implements Scenario {
             RuntimeException aborted = null;
             try {
                 steps(run, lagMs);
-            } catch (ScenarioAbortedException e) {
+            } catch (RuntimeException e) {
+                // A step that cannot go on, or an exception from the cluster, fails this run with a verdict.
                 aborted = e;
             }
             return run.finish(aborted);
@@ -125,7 +126,7 @@ public final class IsrHwScenario implements Scenario {
         run.expect("HW after 10 acks=all records", 10L, hwAfterFirstWrites);
 
         long idleMs = idlePauseMs(lagMs);
-        run.section("4. pause broker 3, no new records, wait " + seconds(idleMs));
+        run.section("4. SIGSTOP broker 3, no new records, wait " + seconds(idleMs));
         int mark = run.logMark();
         cluster.pause(PAUSED);
         run.runFor(idleMs);
@@ -138,7 +139,7 @@ public final class IsrHwScenario implements Scenario {
                 "the leader changed its ISR during the idle pause: " + texts(run.observer().linesSince(mark, LEADER)));
         cluster.resume(PAUSED);
 
-        run.section("5. warm up, pause broker 3 again, then produce");
+        run.section("5. warm up, SIGSTOP broker 3 again, then produce");
         TestProducer acks1 = cluster.producer("acks-1");
         TestProducer acksAll = cluster.producer("acks-all");
         ProduceOutcome warm1 = run.produce(acks1, TOPIC, "warmup-acks1", 1, requestTimeoutMs);
@@ -146,14 +147,14 @@ public final class IsrHwScenario implements Scenario {
         run.expect("warm-up acks=1 offset", 10L, warm1.offset());
         run.expect("warm-up acks=all offset", 11L, warmAll.offset());
         long hwBeforePause = leaderHw(run);
-        run.line("before pause: high watermark = " + hwBeforePause);
+        run.line("before SIGSTOP: high watermark = " + hwBeforePause);
         run.put("hwBeforePause", hwBeforePause);
         run.expect("HW before the second pause", 12L, hwBeforePause);
 
         mark = run.logMark();
         cluster.pause(PAUSED);
         long pausedAt = run.nowMs();
-        run.line("broker 3 paused");
+        run.line("SIGSTOP sent to the follower");
         List<Long> acks1Offsets = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             long sentAt = run.nowMs();
@@ -182,7 +183,7 @@ public final class IsrHwScenario implements Scenario {
         long hwAfterAcksAll = leaderHw(run);
         run.line("high watermark = " + hwAfterAcksAll + " (t+" + (run.nowMs() - pausedAt) + " ms)");
         run.describe(TOPIC);
-        run.printLogLines(mark, LEADER, "leader (broker 1) log");
+        run.printLogLines(mark, LEADER, "leader (broker 1) server.log");
         List<Integer> isrAfterShrink = run.admin().isr(TOPIC, 0);
         run.put("acksAllOffset", outcome.offset());
         run.put("acksAllError", outcome.error().name());
@@ -195,7 +196,7 @@ public final class IsrHwScenario implements Scenario {
         run.expect("ISR after the shrink", List.of(1, 2), isrAfterShrink);
         checkShrinkTiming(run, mark, lagMs, pausedAt, acksAllSentAt, acksAllDoneAt);
 
-        run.section("6. resume broker 3, wait up to " + seconds(ISR_BACK_WITHIN_MS));
+        run.section("6. SIGCONT broker 3, wait up to " + seconds(ISR_BACK_WITHIN_MS));
         mark = run.logMark();
         cluster.resume(PAUSED);
         long resumedAt = run.nowMs();
@@ -203,7 +204,7 @@ public final class IsrHwScenario implements Scenario {
                 ISR_BACK_WITHIN_MS);
         run.put("isrBackMsAfterResume", back ? run.nowMs() - resumedAt : -1L);
         run.describe(TOPIC);
-        run.printLogLines(mark, LEADER, "leader (broker 1) log");
+        run.printLogLines(mark, LEADER, "leader (broker 1) server.log");
         List<Integer> isrAfterResume = run.admin().isr(TOPIC, 0);
         run.put("isrAfterResume", isrAfterResume);
         run.expect("ISR within " + ISR_BACK_WITHIN_MS + " ms of the resume", List.of(1, 2, 3), isrAfterResume);

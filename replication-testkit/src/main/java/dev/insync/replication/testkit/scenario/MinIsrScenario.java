@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * offset 2. min.insync.replicas=2 at run time: acks=all gets 3, acks=1 gets 4. The leader's log is
  * exactly offsets 0..4 holding acks-all, acks-1, acks-1, acks-all, acks-1.
  *
- * <p>Result keys: {@code results} (list of {@code {step, acks, error, offset}}), {@code isrAfterShutdown},
+ * <p>Result keys: {@code results} (list of {@code {step, acks ("all" or "1"), error, offset}}), {@code isrAfterShutdown},
  * {@code elr}, {@code leaderLog} (list of {@code {offset, value}}), and {@code lagMs, seed}.
  */
 public final class MinIsrScenario implements Scenario {
@@ -66,7 +66,8 @@ public final class MinIsrScenario implements Scenario {
             RuntimeException aborted = null;
             try {
                 steps(run);
-            } catch (ScenarioAbortedException e) {
+            } catch (RuntimeException e) {
+                // A step that cannot go on, or an exception from the cluster, fails this run with a verdict.
                 aborted = e;
             }
             return run.finish(aborted);
@@ -86,7 +87,7 @@ public final class MinIsrScenario implements Scenario {
         send(run, producer, results, 1, -1, new ProduceOutcome(Errors.NONE, 0, 0));
         send(run, producer, results, 1, 1, new ProduceOutcome(Errors.NONE, 1, 0));
 
-        run.section("2. stop broker 3 (controlled shutdown)");
+        run.section("2. stop broker 3 (SIGTERM, controlled shutdown)");
         run.await(cluster.controlledShutdown(STOPPED), METADATA_WAIT_MS, "the controlled shutdown of broker 3");
         run.require(() -> leader(run).isr().equals(List.of(1, 2)), METADATA_WAIT_MS,
                 "the leader learning ISR 1,2");

@@ -1,15 +1,24 @@
 package dev.insync.replication.testkit.scenario;
 
 import dev.insync.replication.core.config.ReplicationConfig;
+import dev.insync.replication.core.partition.LocalLog;
+import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.record.Record;
+import dev.insync.replication.log.record.RecordBatch;
 import dev.insync.replication.testkit.cluster.ClusterAdmin;
 import dev.insync.replication.testkit.cluster.InMemoryCluster;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.cluster.TestProducer;
 import dev.insync.replication.testkit.network.LinkConfig;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,6 +39,8 @@ import java.util.stream.Stream;
  */
 final class ScenarioRun implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ScenarioRun.class);
+
     /**
      * Link delays of every scenario: a little jitter drawn from the seeded source, so that the seed
      * matters and nothing depends on exact timings.
@@ -37,6 +48,8 @@ final class ScenarioRun implements AutoCloseable {
     static final LinkConfig LINKS = LinkConfig.uniform(1, 3);
     /** Longest a produce round trip takes when nothing waits: request and response over one link each. */
     static final long ROUND_TRIP_MS = 2 * LINKS.maxDelayMs();
+    /** Bytes one read of a log dump asks for (at least one batch is returned regardless). */
+    private static final int MAX_DUMP_BYTES = 1024 * 1024;
 
     private final String scenario;
     private final InMemoryCluster cluster;
@@ -127,7 +140,7 @@ final class ScenarioRun implements AutoCloseable {
 
     /** Prints the log lines {@code brokerId} produced since line index {@code from} of the observer. */
     void printLogLines(int from, int brokerId, String heading) {
-        line("--- " + heading + " (rebuilt from its state between simulated events)");
+        line("--- " + heading + " (lines rebuilt from the broker's state between simulated events)");
         observer.linesSince(from, brokerId).forEach(l -> line(l.text()));
     }
 
@@ -183,8 +196,12 @@ final class ScenarioRun implements AutoCloseable {
 
     ScenarioResult finish(RuntimeException aborted) {
         if (aborted != null) {
-            failures.add("aborted: " + aborted.getMessage());
-            line("!!! scenario aborted: " + aborted.getMessage());
+            String why = aborted instanceof ScenarioAbortedException ? aborted.getMessage() : aborted.toString();
+            if (!(aborted instanceof ScenarioAbortedException)) {
+                LOG.warn("Scenario {} stopped by an exception", scenario, aborted);
+            }
+            failures.add("aborted: " + why);
+            line("!!! scenario aborted: " + why);
         }
         if (!cluster.loop().taskFailures().isEmpty()) {
             failures.add(cluster.loop().taskFailures().size() + " simulated task(s) failed, first: "
@@ -202,6 +219,44 @@ final class ScenarioRun implements AutoCloseable {
     @Override
     public void close() {
         cluster.close();
+    }
+
+    /**
+     * A running broker's log of {@code topic}-0 the way the seed shows {@code kafka-dump-log.sh
+     * --print-data-log}: {@code batch offsets 0-9 (count 10) partitionLeaderEpoch=0}, then
+     * {@code offset 0: ok-1} per record.
+     */
+    List<String> batchLines(int brokerId, String topic) {
+        LocalLog log = admin().partitionState(brokerId, topic, 0).map(Partition::localLog)
+                .orElseThrow(() -> new ScenarioAbortedException("broker " + brokerId + " does not host " + topic + "-0"));
+        List<String> out = new ArrayList<>();
+        long offset = log.logStartOffset();
+        long end = log.logEndOffset();
+        while (offset < end) {
+            long next = offset;
+            for (RecordBatch batch : log.read(offset, MAX_DUMP_BYTES, end).records().batches()) {
+                out.add("batch offsets " + batch.baseOffset() + "-" + batch.lastOffset() + " (count " + batch.recordCount()
+                        + ") partitionLeaderEpoch=" + batch.partitionLeaderEpoch());
+                for (Record r : batch.records()) {
+                    out.add("offset " + r.offset() + ": " + utf8(r.value()));
+                }
+                next = batch.nextOffset();
+            }
+            if (next == offset) {
+                throw new ScenarioAbortedException("no batch at offset " + offset + " of " + topic + "-0 on broker " + brokerId);
+            }
+            offset = next;
+        }
+        return out;
+    }
+
+    private static String utf8(ByteBuffer value) {
+        if (value == null) {
+            return "null";
+        }
+        byte[] bytes = new byte[value.remaining()];
+        value.duplicate().get(bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     /** {@code text} without its version and count lines: the entries of a checkpoint file, one per line. */

@@ -90,7 +90,8 @@ public final class TruncationScenario implements Scenario {
             RuntimeException aborted = null;
             try {
                 steps(run);
-            } catch (ScenarioAbortedException e) {
+            } catch (RuntimeException e) {
+                // A step that cannot go on, or an exception from the cluster, fails this run with a verdict.
                 aborted = e;
             }
             return run.finish(aborted);
@@ -118,8 +119,8 @@ public final class TruncationScenario implements Scenario {
         }
 
         long waitMs = Math.max(PAUSE_BEFORE_WRITES_MS, 2 * cluster.config().replicaFetchWaitMaxMs());
-        run.section("2. pause followers 2,3 -> wait " + waitMs + " ms -> 5 records with acks=1 -> kill leader 1"
-                + " -> resume 2,3");
+        run.section("2. SIGSTOP followers 2,3 -> wait " + waitMs + " ms -> 5 records with acks=1 -> kill -9 leader 1"
+                + " -> SIGCONT 2,3");
         cluster.pause(2);
         cluster.pause(3);
         long pausedAt = run.nowMs();
@@ -137,7 +138,7 @@ public final class TruncationScenario implements Scenario {
         }
         run.put("lostOffsets", lostOffsets);
         run.expect("acks=1 offsets of lost-1..lost-5", List.of(10L, 11L, 12L, 13L, 14L), lostOffsets);
-        List<ConsumedRecord> oldLeaderLog = run.admin().records(OLD_LEADER, TOPIC, 0);
+        List<String> oldLeaderLog = run.batchLines(OLD_LEADER, TOPIC);
         for (int follower : List.of(2, 3)) {
             run.expect("LEO of paused follower " + follower + " when the leader dies", 10L,
                     run.admin().logEndOffset(follower, TOPIC, 0));
@@ -146,9 +147,9 @@ public final class TruncationScenario implements Scenario {
         cluster.resume(2);
         cluster.resume(3);
         run.put("msFromPauseToKill", run.nowMs() - pausedAt);
-        run.line("leader killed, followers resumed (" + (run.nowMs() - pausedAt) + " ms after the pause)");
-        run.line("--- broker 1 log when it died (the process is gone, the file stays)");
-        printRecords(run, oldLeaderLog);
+        run.line("leader killed, followers resumed (" + (run.nowMs() - pausedAt) + " ms after SIGSTOP)");
+        run.line("--- broker 1 log (process is dead, the file is still there)");
+        oldLeaderLog.forEach(run::line);
 
         run.section("3. wait for a new leader, then 3 records with acks=all");
         long electionBound = cluster.config().brokerSessionTimeoutMs() + SETTLE_WAIT_MS;
@@ -169,7 +170,7 @@ public final class TruncationScenario implements Scenario {
         run.put("newOffsets", newOffsets);
         run.runUntil(() -> allEpochFiles(run, List.of(2, 3), EPOCH_1_FILE), SETTLE_WAIT_MS);
         run.line("--- broker 2 log (new leader)");
-        printRecords(run, run.admin().records(NEW_LEADER, TOPIC, 0));
+        run.batchLines(NEW_LEADER, TOPIC).forEach(run::line);
         epochCheckpoints.put("afterNewLeader", printEpochFiles(run));
         run.expect("leader-epoch-checkpoint of the dead broker 1", EPOCH_0_FILE, epochFile(run, 1));
         run.expect("leader-epoch-checkpoint of broker 2", EPOCH_1_FILE, epochFile(run, 2));
@@ -181,7 +182,7 @@ public final class TruncationScenario implements Scenario {
         run.runUntil(() -> run.admin().isr(TOPIC, 0).size() == 3 && sameLog(run, OLD_LEADER, NEW_LEADER)
                 && EPOCH_1_FILE.equals(epochFile(run, OLD_LEADER)), SETTLE_WAIT_MS);
         run.describe(TOPIC);
-        run.printLogLines(mark, OLD_LEADER, "broker 1 log");
+        run.printLogLines(mark, OLD_LEADER, "broker 1 server.log");
         List<LogLineObserver.LogLine> truncations = run.observer().linesSince(mark, OLD_LEADER).stream()
                 .filter(l -> l.kind() == LogLineObserver.Kind.TRUNCATION).toList();
         long truncatedTo = -1;
@@ -197,7 +198,7 @@ public final class TruncationScenario implements Scenario {
                 "broker 1 logs one truncation to 10 due to EpochEndOffset(leaderEpoch=0, endOffset=10); lines: "
                         + truncations.stream().map(LogLineObserver.LogLine::text).toList());
         run.line("--- broker 1 log after truncation");
-        printRecords(run, run.admin().records(OLD_LEADER, TOPIC, 0));
+        run.batchLines(OLD_LEADER, TOPIC).forEach(run::line);
         epochCheckpoints.put("afterRestart", printEpochFiles(run));
         List<Integer> isr = run.admin().isr(TOPIC, 0);
         run.put("isrAfterRestart", isr);
@@ -220,7 +221,7 @@ public final class TruncationScenario implements Scenario {
         run.expect("broker 1's log equals the leader's", brokerLogs.get(NEW_LEADER), brokerLogs.get(OLD_LEADER));
         run.expect("broker 3's log equals the leader's", brokerLogs.get(NEW_LEADER), brokerLogs.get(3));
 
-        run.line("--- consumer from the beginning");
+        run.line("--- console consumer from the beginning");
         List<String> consumed = consumeAll(run);
         run.line(String.join(" ", consumed));
         run.put("consumed", consumed);
@@ -271,11 +272,5 @@ public final class TruncationScenario implements Scenario {
             run.line("broker " + broker + ": " + ScenarioRun.oneLine(text));
         }
         return files;
-    }
-
-    private static void printRecords(ScenarioRun run, List<ConsumedRecord> records) {
-        for (ConsumedRecord r : records) {
-            run.line("offset " + r.offset() + ": " + r.value() + " (partitionLeaderEpoch=" + r.leaderEpoch() + ")");
-        }
     }
 }

@@ -28,8 +28,8 @@ class SeedScenariosTest {
         assertIsrHw(result, IsrHwScenario.DEFAULT_LAG_MS);
         assertThat(result.lines()).contains(
                 "Topic: rep Partition: 0 Leader: 1 Replicas: 1,2,3 Isr: 1,2,3 Elr: LastKnownElr:",
-                "=== 4. pause broker 3, no new records, wait 12s",
-                "before pause: high watermark = 12",
+                "=== 4. SIGSTOP broker 3, no new records, wait 12s",
+                "before SIGSTOP: high watermark = 12",
                 "Topic: rep Partition: 0 Leader: 1 Replicas: 1,2,3 Isr: 1,2 Elr: LastKnownElr:",
                 "broker 1: rep 0 18", "broker 2: rep 0 18", "broker 3: rep 0 18");
     }
@@ -47,7 +47,7 @@ class SeedScenariosTest {
     void isrHwLongLag() {
         ScenarioResult result = new IsrHwScenario().run(ScenarioSettings.defaults().withLagMs(12_000).withSeed(3));
         assertIsrHw(result, 12_000);
-        assertThat(result.lines()).anyMatch(l -> l.startsWith("=== 4. pause broker 3, no new records, wait 28800 ms"));
+        assertThat(result.lines()).anyMatch(l -> l.startsWith("=== 4. SIGSTOP broker 3, no new records, wait 28800 ms"));
     }
 
     private static void assertIsrHw(ScenarioResult result, long lagMs) {
@@ -154,14 +154,15 @@ class SeedScenariosTest {
         assertThat(result.lines()).containsSubsequence(
                 "broker 1: 0 1 0 0",
                 "acks=1 offset=10 (only the leader has it)",
-                "offset 14: lost-5 (partitionLeaderEpoch=0)",
+                "batch offsets 14-14 (count 1) partitionLeaderEpoch=0", "offset 14: lost-5",
                 "Topic: div Partition: 0 Leader: 2 Replicas: 1,2,3 Isr: 2,3 Elr: LastKnownElr:",
+                "batch offsets 10-10 (count 1) partitionLeaderEpoch=1", "offset 10: new-1",
                 "broker 2: 0 2 0 0 1 10",
                 "INFO [ReplicaFetcher replicaId=1, leaderId=2, fetcherId=0] Truncating partition div-0 to offset 10 due to"
                         + " leader epoch and offset EpochEndOffset(errorCode=0, partition=0, leaderEpoch=0, endOffset=10)",
                 "broker 1: 0 2 0 0 1 10",
                 "ok-1 ok-2 ok-3 ok-4 ok-5 ok-6 ok-7 ok-8 ok-9 ok-10 new-1 new-2 new-3");
-        assertThat(String.join("\n", result.lines().subList(result.lines().indexOf("--- consumer from the beginning"),
+        assertThat(String.join("\n", result.lines().subList(result.lines().indexOf("--- console consumer from the beginning"),
                 result.lines().size()))).doesNotContain("lost-");
     }
 
