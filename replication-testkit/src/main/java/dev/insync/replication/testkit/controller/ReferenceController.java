@@ -408,7 +408,8 @@ public final class ReferenceController {
         TopicPartition tp = current.topicPartition();
         TopicInfo topic = topics.get(tp.topic());
         List<Integer> replicas = current.replicas();
-        List<Integer> isr = targetIsr;
+        // The ISR is a set; it is kept in assignment order so describe prints it as Kafka's tools do (1,2,3).
+        List<Integer> isr = inAssignmentOrder(replicas, Set.copyOf(targetIsr));
         int leader = current.leader();
         boolean uncleanElection = false;
         if (!(leader != PartitionRegistration.NO_LEADER && isr.contains(leader) && isActive(leader))) {

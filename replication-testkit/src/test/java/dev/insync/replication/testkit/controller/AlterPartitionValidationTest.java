@@ -144,12 +144,12 @@ class AlterPartitionValidationTest {
     void commit() {
         PartitionRegistration before = h.rep();
         AlterPartitionResponse.PartitionResult result = h.alter(1, h.proposal(2, 1));
-        assertThat(result).isEqualTo(new AlterPartitionResponse.PartitionResult(Errors.NONE, 1, 0, List.of(2, 1), 1));
+        assertThat(result).isEqualTo(new AlterPartitionResponse.PartitionResult(Errors.NONE, 1, 0, List.of(1, 2), 1));
         PartitionRegistration after = h.rep();
         assertThat(after.partitionEpoch()).isEqualTo(before.partitionEpoch() + 1);
         assertThat(after.leaderEpoch()).isEqualTo(before.leaderEpoch());
         assertThat(after.leader()).isEqualTo(1);
-        assertThat(after.isr()).containsExactly(2, 1);
+        assertThat(after.isr()).containsExactly(1, 2);
 
         h.loop.runFor(10);
         for (int broker : List.of(1, 2, 3, 4)) {
