@@ -69,6 +69,8 @@ import java.util.function.LongSupplier;
 public final class ReplicaManager {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
+    /** How often recovery points and log start offsets are checkpointed (Kafka's default, 60 s). */
+    static final long OFFSET_CHECKPOINT_INTERVAL_MS = 60_000L;
 
     /** Gauge ({@code kafka.server:type=ReplicaFetcherManager,name=FailedPartitionsCount}): followed partitions marked failed (FOL-6). */
     public static final String FAILED_PARTITIONS_COUNT = "FailedPartitionsCount";
@@ -159,6 +161,9 @@ public final class ReplicaManager {
         long hwIntervalMs = config.replicaHighWatermarkCheckpointIntervalMs();
         periodicTasks.add(scheduler.schedulePeriodically(backgroundExecutor, this::checkpointHighWatermarks,
                 hwIntervalMs, hwIntervalMs));
+        // Kafka's log.flush.offset.checkpoint.interval.ms / log.flush.start.offset.checkpoint.interval.ms.
+        periodicTasks.add(scheduler.schedulePeriodically(backgroundExecutor, this::checkpointRecoveryPoints,
+                OFFSET_CHECKPOINT_INTERVAL_MS, OFFSET_CHECKPOINT_INTERVAL_MS));
         long flushMs = config.logConfig().flushMs();
         if (flushMs < Long.MAX_VALUE) {
             // LOG-11: a quiet log gets no append to trigger its flush.ms flush.
@@ -558,6 +563,18 @@ public final class ReplicaManager {
             if (partition.isLeader() && !partition.isOffline()) {
                 partition.maybeShrinkIsr(nowMs);
             }
+        }
+    }
+
+    /** LOG-9: the body of the recovery-point and log-start-offset checkpoint task. */
+    void checkpointRecoveryPoints() {
+        if (logDirOffline || shutDown) {
+            return;
+        }
+        try {
+            logDirectory.checkpointRecoveryPointsAndLogStartOffsets();
+        } catch (ApiException | UncheckedIOException e) {
+            LOG.error("{}Writing the recovery-point checkpoints of {} failed", logPrefix, logDirectory.path(), e);
         }
     }
 

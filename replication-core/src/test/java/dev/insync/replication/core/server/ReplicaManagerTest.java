@@ -203,6 +203,22 @@ class ReplicaManagerTest {
     }
 
     @Test
+    @DisplayName("LOG-9 recovery points and log start offsets are checkpointed every 60 s")
+    void log9OffsetCheckpoints() throws Exception {
+        cluster(defaults(), 1);
+        cluster.setPartition(REP0, List.of(1), List.of(1), 1, 0, 0);
+        cluster.run(0);
+        rm(1).produce(Map.of(REP0, records("a", "b")), 1, 30_000);
+        Path recoveryPoints = tmp.resolve("broker-1").resolve("recovery-point-offset-checkpoint");
+        Path logStarts = tmp.resolve("broker-1").resolve("log-start-offset-checkpoint");
+        cluster.run(ReplicaManager.OFFSET_CHECKPOINT_INTERVAL_MS - 10);
+        assertThat(recoveryPoints).doesNotExist();
+        cluster.run(20);
+        assertThat(Files.readAllLines(recoveryPoints)).containsExactly("0", "1", "rep 0 0");
+        assertThat(Files.readAllLines(logStarts)).containsExactly("0", "1", "rep 0 0");
+    }
+
+    @Test
     @DisplayName("LOG-11 with flush.ms set, a quiet log is flushed by the broker's periodic task")
     void log11FlushMsFlushesQuietLogs() {
         cluster(ReplicationConfig.builder().replicaLagTimeMaxMs(5000).set("flush.ms", 1000).build(), 1);
