@@ -47,8 +47,6 @@ import java.util.stream.Stream;
 public final class Log implements Closeable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Log.class);
-    /** The leader-epoch checkpoint inside the partition directory (LOG-8). */
-    public static final String LEADER_EPOCH_CHECKPOINT_FILE = "leader-epoch-checkpoint";
     /**
      * Largest leader append copied into the calling thread's reusable direct buffer (one copy, and
      * the channel writes it without another); larger ones use a one-off heap buffer. Per thread, not
@@ -114,7 +112,7 @@ public final class Log implements Closeable {
             throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Cannot create log directory " + dir + " for "
                     + topicPartition + ": " + e, e);
         }
-        LeaderEpochCache cache = LeaderEpochCache.load(dir.resolve(LEADER_EPOCH_CHECKPOINT_FILE), topicPartition);
+        LeaderEpochCache cache = LeaderEpochCache.load(dir.resolve(LeaderEpochCache.CHECKPOINT_FILE_NAME), topicPartition);
         Log log = new Log(dir, topicPartition, config, clockMs, cache);
         try {
             log.load(Math.max(0, recoveryPoint), Math.max(0, logStartOffset));
@@ -198,21 +196,25 @@ public final class Log implements Closeable {
             }
             boolean unflushed = recoveryBase == null || segment.baseOffset() >= recoveryBase;
             String badIndex = unflushed ? null : segment.sanityCheck();
-            if (unflushed || badIndex != null) {
-                if (badIndex != null) {
-                    LOG.warn("Rebuilding the indexes of {} for {}: {}", segment.logFile(), topicPartition, badIndex);
+            if (badIndex == null && !unflushed) {
+                try {
+                    expectedNext = segment.readNextOffset();
+                    continue;
+                } catch (IOException e) {
+                    badIndex = "its tail cannot be read: " + e.getMessage();
                 }
-                LogSegment.RecoveryResult result = segment.recover();
-                expectedNext = result.nextOffset();
-                if (result.truncatedBytes() > 0) {
-                    LOG.warn("Recovery of {} cut {} bytes off {} at offset {} (position {}): {}", topicPartition,
-                            result.truncatedBytes(), segment.logFile(), result.nextOffset(), result.validBytes(),
-                            result.reason());
-                    deleteSegmentsFrom(segment.baseOffset() + 1);
-                    return;
-                }
-            } else {
-                expectedNext = segment.readNextOffset();
+            }
+            if (badIndex != null) {
+                LOG.warn("Rescanning {} of {} below the recovery point: {}", segment.logFile(), topicPartition, badIndex);
+            }
+            LogSegment.RecoveryResult result = segment.recover();
+            expectedNext = result.nextOffset();
+            if (result.truncatedBytes() > 0) {
+                LOG.warn("Recovery of {} cut {} bytes off {} at offset {} (position {}): {}", topicPartition,
+                        result.truncatedBytes(), segment.logFile(), result.nextOffset(), result.validBytes(),
+                        result.reason());
+                deleteSegmentsFrom(segment.baseOffset() + 1);
+                return;
             }
         }
     }
@@ -727,16 +729,21 @@ public final class Log implements Closeable {
         long leo = logEndOffset;
         Long from = segments.floorKey(recoveryPoint);
         Map<Long, LogSegment> toFlush = from == null ? segments : segments.tailMap(from, true);
-        for (LogSegment segment : toFlush.values()) {
+        List<LogSegment> dirty = new ArrayList<>(toFlush.values());
+        // LOG-11: all data first, then the indexes, then (below) the recovery point.
+        for (LogSegment segment : dirty) {
             try {
-                segment.flush();
+                segment.flushData();
             } catch (IOException e) {
                 throw storageError("flush of " + segment.logFile() + " up to offset " + leo, e);
             }
         }
+        for (LogSegment segment : dirty) {
+            segment.flushIndexes();
+        }
         if (dirNeedsFlush) {
             try (FileChannel dirChannel = FileChannel.open(dir, StandardOpenOption.READ)) {
-                dirChannel.force(true);
+                FileSync.force(dirChannel, true);
             } catch (IOException e) {
                 throw storageError("flush of directory " + dir, e);
             }

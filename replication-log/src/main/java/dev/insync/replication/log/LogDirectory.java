@@ -374,7 +374,7 @@ public final class LogDirectory implements Closeable {
 
     private void fsyncDirectory() throws IOException {
         try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
+            FileSync.force(channel, true);
         }
     }
 

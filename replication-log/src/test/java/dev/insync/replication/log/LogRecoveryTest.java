@@ -92,7 +92,7 @@ class LogRecoveryTest {
                 assertThat(readValues(recovered, 0)).isEqualTo(complete);
                 assertThat(recovered.latestEpoch()).as("the epoch of the cut batch is gone").hasValue(3);
                 assertThat(recovered.leaderEpochCache().epochEntries()).doesNotContain(new EpochEntry(4, 8));
-                recovered.appendAsLeader(batch("again", 1), 5);
+                recovered.appendAsLeader(batch("again", 1), 3);
                 assertThat(recovered.logEndOffset()).isEqualTo(9);
             }
         }
@@ -215,6 +215,26 @@ class LogRecoveryTest {
         assertThat(log.logEndOffset()).isLessThan(bases.get(2));
         assertThat(Files.exists(dir().resolve(String.format("%020d.log", bases.get(2))))).isFalse();
         assertThat(readValues(log, 0)).hasSize((int) log.logEndOffset());
+    }
+
+    @Test
+    @DisplayName("LOG-7 recovery with a smaller segment.index.bytes keeps every valid batch: the index only gets sparser")
+    void recoveryWithFullIndexKeepsBatches() {
+        open(smallConfig().withSegmentBytes(100_000).withSegmentIndexBytes(4096).withIndexIntervalBytes(0), 0);
+        for (int i = 0; i < 12; i++) {
+            log.appendAsLeader(batch("w" + i, 1), 0);
+        }
+        List<String> values = readValues(log, 0);
+        log.close();
+        open(smallConfig().withSegmentBytes(100_000).withSegmentIndexBytes(24).withIndexIntervalBytes(0), 0);
+        assertThat(log.logEndOffset()).isEqualTo(12);
+        assertThat(readValues(log, 0)).isEqualTo(values);
+        for (long o = 0; o < 12; o++) {
+            assertThat(log.read(o, 1, 12).records().batches().get(0).baseOffset()).isEqualTo(o);
+        }
+        log.appendAsLeader(batch("next", 1), 0);
+        assertThat(log.logEndOffset()).isEqualTo(13);
+        assertThat(log.segmentBaseOffsets()).as("the full index rolls the segment").containsExactly(0L, 12L);
     }
 
     // ---- LOG-11 ----

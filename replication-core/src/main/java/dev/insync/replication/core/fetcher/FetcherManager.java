@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 
 /**
@@ -48,6 +49,12 @@ public final class FetcherManager {
     private final Map<FetcherKey, ReplicaFetcher> fetchers = new TreeMap<>();
     private final Map<TopicPartition, FetcherKey> assignment = new HashMap<>();
     private final Set<TopicPartition> failedPartitions = new HashSet<>();
+    /**
+     * Executors by name, reused when a fetcher for the same (leader, fetcherId) comes back after
+     * being shut down idle: the Scheduler cannot release an executor, so this bounds them by the
+     * number of (leader, fetcherId) pairs ever followed.
+     */
+    private final Map<String, Executor> executors = new HashMap<>();
     private boolean shutdown;
 
     /**
@@ -205,7 +212,8 @@ public final class FetcherManager {
     private ReplicaFetcher createFetcher(FetcherKey key) {
         String name = fetcherName(key.fetcherId(), key.leaderId());
         LOG.info("Broker {} starting fetcher {}", config.replicaId(), name);
-        return new ReplicaFetcher(name, key.fetcherId(), key.leaderId(), config, scheduler, transport, brokerEpoch,
-                listener);
+        Executor executor = executors.computeIfAbsent(name, scheduler::newSerialExecutor);
+        return new ReplicaFetcher(name, key.fetcherId(), key.leaderId(), config, scheduler, executor, transport,
+                brokerEpoch, listener);
     }
 }

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -81,7 +80,7 @@ public final class ReplicaFetcher {
     }
 
     ReplicaFetcher(String name, int fetcherId, int leaderId, FetcherConfig config, Scheduler scheduler,
-                   ReplicaTransport transport, LongSupplier brokerEpoch, FetcherListener listener) {
+                   Executor executor, ReplicaTransport transport, LongSupplier brokerEpoch, FetcherListener listener) {
         this.name = Objects.requireNonNull(name, "name");
         this.fetcherId = fetcherId;
         this.leaderId = leaderId;
@@ -90,7 +89,7 @@ public final class ReplicaFetcher {
         this.transport = Objects.requireNonNull(transport, "transport");
         this.brokerEpoch = Objects.requireNonNull(brokerEpoch, "brokerEpoch");
         this.listener = Objects.requireNonNull(listener, "listener");
-        this.executor = scheduler.newSerialExecutor(name);
+        this.executor = Objects.requireNonNull(executor, "executor");
         this.logPrefix = "[ReplicaFetcher replicaId=" + config.replicaId() + ", leaderId=" + leaderId
                 + ", fetcherId=" + fetcherId + "] ";
     }
@@ -584,15 +583,5 @@ public final class ReplicaFetcher {
     @Override
     public String toString() {
         return name;
-    }
-
-    /** For tests: whether a fetch is out. */
-    synchronized boolean hasRequestInFlight() {
-        return inFlightRequest >= 0;
-    }
-
-    /** For tests: the partitions currently held, with their states. */
-    synchronized List<TopicPartition> partitionOrder() {
-        return List.copyOf(partitions.keySet());
     }
 }

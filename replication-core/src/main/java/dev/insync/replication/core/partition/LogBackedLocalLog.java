@@ -1,5 +1,6 @@
 package dev.insync.replication.core.partition;
 
+import dev.insync.replication.core.fetcher.LogFollowerPartition;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogAppendInfo;
 import dev.insync.replication.log.LogReadInfo;
@@ -73,6 +74,11 @@ final class LogBackedLocalLog implements LocalLog {
     @Override
     public EpochEndOffset endOffsetForEpoch(int epoch) {
         return log.endOffsetForEpoch(epoch);
+    }
+
+    @Override
+    public Optional<EpochEndOffset> knownEndOffsetForEpoch(int epoch) {
+        return LogFollowerPartition.endOffsetForEpoch(log, epoch);
     }
 
     @Override

@@ -829,6 +829,21 @@ public final class Partition {
         return newHw;
     }
 
+    /** LOG-10: a follower moves its log start offset up to the leader's (bounded by its own HW). */
+    public void maybeIncrementLogStartOffset(long leaderLogStartOffset) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            log.maybeIncrementLogStartOffset(leaderLogStartOffset);
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    /** This partition as its follower fetcher sees it. */
+    public PartitionFollowerView asFollowerPartition() {
+        return new PartitionFollowerView(this);
+    }
+
     /** The local log. */
     public LocalLog localLog() {
         return log;

@@ -1,6 +1,10 @@
 package dev.insync.replication.core.partition;
 
+import dev.insync.replication.core.metrics.ReplicationMetrics;
 import dev.insync.replication.log.TopicPartition;
+
+import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Side effects a {@link Partition} asks its broker to perform: wake the purgatories (PRO-4, FET-5) and count
@@ -22,6 +26,36 @@ public interface PartitionListener {
 
     /** A proposal was refused or failed ({@code FailedIsrUpdatesPerSec}). */
     default void onFailedIsrUpdate(TopicPartition topicPartition) {
+    }
+
+    /**
+     * The usual broker wiring: ISR events go to {@code metrics}, HW rises to {@code onHighWatermarkIncreased}
+     * (which checks the produce and fetch purgatories for the partition, PRO-4).
+     */
+    static PartitionListener of(ReplicationMetrics metrics, Consumer<TopicPartition> onHighWatermarkIncreased) {
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(onHighWatermarkIncreased, "onHighWatermarkIncreased");
+        return new PartitionListener() {
+            @Override
+            public void onHighWatermarkIncreased(TopicPartition topicPartition) {
+                onHighWatermarkIncreased.accept(topicPartition);
+            }
+
+            @Override
+            public void onIsrShrink(TopicPartition topicPartition) {
+                metrics.isrShrink(topicPartition);
+            }
+
+            @Override
+            public void onIsrExpand(TopicPartition topicPartition) {
+                metrics.isrExpand(topicPartition);
+            }
+
+            @Override
+            public void onFailedIsrUpdate(TopicPartition topicPartition) {
+                metrics.failedIsrUpdate(topicPartition);
+            }
+        };
     }
 
     /** Does nothing. */

@@ -32,6 +32,7 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
 
     /** Number of watch-list shards. */
     public static final int SHARD_COUNT = 512;
+    private static final int SHARD_BITS = Integer.numberOfTrailingZeros(SHARD_COUNT);
     /** Watch entries tolerated before the first purge of completed operations. */
     public static final int DEFAULT_PURGE_INTERVAL_ENTRIES = 1000;
 
@@ -190,9 +191,10 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
     }
 
     private Shard shardFor(Object key) {
-        int h = key.hashCode();
-        h ^= h >>> 16;
-        return shards.get(Math.floorMod(h, SHARD_COUNT));
+        // Pick the shard from the top bits of a multiplicative mix: taking the low bits instead would
+        // leave all keys of a shard sharing their low bits, which collide inside the shard's map.
+        int mixed = key.hashCode() * 0x9E3779B9;
+        return shards.get(mixed >>> (Integer.SIZE - SHARD_BITS));
     }
 
     private void watch(Object key, T operation) {

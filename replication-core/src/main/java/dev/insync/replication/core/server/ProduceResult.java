@@ -22,9 +22,4 @@ public record ProduceResult(Errors error, long baseOffset, long logAppendTimeMs)
     public static ProduceResult failed(Errors error) {
         return new ProduceResult(error, -1L, -1L);
     }
-
-    /** The same offsets with another error (acks=all outcome after the append, PRO-3). */
-    ProduceResult withError(Errors newError) {
-        return new ProduceResult(newError, baseOffset, logAppendTimeMs);
-    }
 }

@@ -19,6 +19,8 @@ import dev.insync.replication.core.partition.PartitionFetchResult;
 import dev.insync.replication.core.partition.PartitionListener;
 import dev.insync.replication.core.partition.PartitionSettings;
 import dev.insync.replication.core.partition.ReplicaEligibility;
+import dev.insync.replication.core.produce.DelayedProduce;
+import dev.insync.replication.core.produce.ProducePartitionResult;
 import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
@@ -66,6 +68,9 @@ import java.util.function.LongSupplier;
 public final class ReplicaManager {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
+
+    /** Gauge ({@code kafka.server:type=ReplicaFetcherManager,name=FailedPartitionsCount}): followed partitions marked failed (FOL-6). */
+    public static final String FAILED_PARTITIONS_COUNT = "FailedPartitionsCount";
 
     private final int brokerId;
     private final ReplicationConfig config;
@@ -158,6 +163,7 @@ public final class ReplicaManager {
         metrics.registerGauge(ReplicationMetrics.UNDER_MIN_ISR_PARTITION_COUNT,
                 () -> partitions.values().stream().filter(Partition::isUnderMinIsr).count());
         metrics.registerGauge(ReplicationMetrics.MAX_LAG, fetcherManager::maxLag);
+        metrics.registerGauge(FAILED_PARTITIONS_COUNT, () -> fetcherManager.failedPartitions().size());
         LOG.info("{}Started with {} logs in {}", logPrefix, logDirectory.logs().size(), logDirectory.path());
     }
 
@@ -203,6 +209,7 @@ public final class ReplicaManager {
         metrics.removeGauge(ReplicationMetrics.UNDER_REPLICATED_PARTITIONS);
         metrics.removeGauge(ReplicationMetrics.UNDER_MIN_ISR_PARTITION_COUNT);
         metrics.removeGauge(ReplicationMetrics.MAX_LAG);
+        metrics.removeGauge(FAILED_PARTITIONS_COUNT);
         return true;
     }
 
@@ -244,18 +251,26 @@ public final class ReplicaManager {
             future.complete(Collections.unmodifiableMap(results));
             return future;
         }
-        Map<TopicPartition, Long> requiredOffsets = new LinkedHashMap<>();
+        Map<TopicPartition, DelayedProduce.PartitionWait> waits = new LinkedHashMap<>();
         for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
             TopicPartition tp = e.getKey();
-            results.put(tp, appendToLeader(tp, e.getValue(), requiredAcks, requiredOffsets));
+            ProduceResult result = appendToLeader(tp, e.getValue(), requiredAcks, waits);
+            results.put(tp, result);
         }
-        if (requiredAcks != -1 || requiredOffsets.isEmpty() || shutDown) {
+        boolean anyAppended = waits.values().stream().anyMatch(w -> w.appendResult().error() == Errors.NONE);
+        if (requiredAcks != -1 || !anyAppended || shutDown) {
             future.complete(Collections.unmodifiableMap(results));
             return future;
         }
-        DelayedProduce delayed = new DelayedProduce(timeoutMs, results, requiredOffsets, this::onlinePartition, future);
+        // PRO-3: park until the HW passes every appended partition; failed ones keep their error.
+        DelayedProduce delayed = new DelayedProduce(timeoutMs, waits, this::onlinePartition);
+        delayed.result().thenAccept(answer -> {
+            Map<TopicPartition, ProduceResult> out = new LinkedHashMap<>();
+            answer.forEach((tp, r) -> out.put(tp, new ProduceResult(r.error(), r.baseOffset(), r.logAppendTimeMs())));
+            future.complete(Collections.unmodifiableMap(out));
+        });
         try {
-            producePurgatory.tryCompleteElseWatch(delayed, requiredOffsets.keySet());
+            producePurgatory.tryCompleteElseWatch(delayed, delayed.keys());
         } catch (IllegalStateException shuttingDown) {
             delayed.forceComplete();
         }
@@ -263,7 +278,17 @@ public final class ReplicaManager {
     }
 
     private ProduceResult appendToLeader(TopicPartition tp, MemoryRecords records, int requiredAcks,
-                                         Map<TopicPartition, Long> requiredOffsets) {
+                                         Map<TopicPartition, DelayedProduce.PartitionWait> waits) {
+        ProduceResult result = tryAppendToLeader(tp, records, requiredAcks, waits);
+        if (result.error() != Errors.NONE) {
+            // Nothing to wait for; DelayedProduce keeps this error as the partition's answer.
+            waits.put(tp, new DelayedProduce.PartitionWait(-1L, ProducePartitionResult.failed(result.error())));
+        }
+        return result;
+    }
+
+    private ProduceResult tryAppendToLeader(TopicPartition tp, MemoryRecords records, int requiredAcks,
+                                            Map<TopicPartition, DelayedProduce.PartitionWait> waits) {
         Partition partition = partitions.get(tp);
         if (partition == null) {
             return ProduceResult.failed(notHostedError(tp));
@@ -287,10 +312,10 @@ public final class ReplicaManager {
         if (result.highWatermarkIncreased()) {
             producePurgatory.checkAndComplete(tp);
         }
-        if (requiredAcks == -1) {
-            requiredOffsets.put(tp, info.lastOffset() + 1);
-        }
-        return new ProduceResult(Errors.NONE, info.firstOffset(), info.logAppendTimeMs());
+        ProduceResult appended = new ProduceResult(Errors.NONE, info.firstOffset(), info.logAppendTimeMs());
+        waits.put(tp, new DelayedProduce.PartitionWait(info.lastOffset() + 1,
+                new ProducePartitionResult(Errors.NONE, appended.baseOffset(), appended.logAppendTimeMs())));
+        return appended;
     }
 
     // ---------------------------------------------------------------------------------------------- fetch
@@ -405,9 +430,21 @@ public final class ReplicaManager {
             applyMinIsrChanges(delta.minInsyncReplicasByTopic(), toWake);
             Set<TopicPartition> stopFetching = new LinkedHashSet<>();
             Map<TopicPartition, InitialFetchState> startFetching = new LinkedHashMap<>();
+            // Fetchers stop before their partition becomes leader or goes away, so that no fetched
+            // data or truncation reaches a leader's log or a deleted one (Kafka does the same).
+            Set<TopicPartition> stopFirst = new LinkedHashSet<>(delta.deletedPartitions());
+            for (PartitionRegistration registration : delta.partitions()) {
+                if (registration.leader() == brokerId || !registration.replicas().contains(brokerId)) {
+                    stopFirst.add(registration.topicPartition());
+                }
+            }
+            stopFirst.retainAll(partitions.keySet());
+            if (!stopFirst.isEmpty()) {
+                fetcherManager.removeFetcherForPartitions(stopFirst);
+            }
             for (TopicPartition tp : delta.deletedPartitions()) {
                 metadataPartitions.remove(tp);
-                if (stopReplica(tp, true)) {
+                if (stopReplica(tp)) {
                     stopFetching.add(tp);
                     toWake.add(tp);
                 }
@@ -444,7 +481,7 @@ public final class ReplicaManager {
         TopicPartition tp = registration.topicPartition();
         metadataPartitions.put(tp, registration);
         if (!registration.replicas().contains(brokerId)) {
-            if (stopReplica(tp, true)) {
+            if (stopReplica(tp)) {
                 stopFetching.add(tp);
                 toWake.add(tp);
             }
@@ -492,14 +529,14 @@ public final class ReplicaManager {
         return partition;
     }
 
-    /** Stops hosting {@code tp} (no longer assigned, or deleted); returns whether it was hosted. */
-    private boolean stopReplica(TopicPartition tp, boolean deleteLog) {
+    /** Stops hosting {@code tp} (no longer assigned, or deleted) and deletes its log; returns whether it was hosted. */
+    private boolean stopReplica(TopicPartition tp) {
         Partition removed = partitions.remove(tp);
         if (removed == null) {
             return false;
         }
-        LOG.info("{}Stopped replica of {}{}", logPrefix, tp, deleteLog ? " and deleted its log" : "");
-        if (deleteLog && !removed.isOffline()) {
+        LOG.info("{}Stopped the replica of {} and deleted its log", logPrefix, tp);
+        if (!removed.isOffline()) {
             try {
                 logDirectory.deleteLog(tp);
             } catch (ApiException | UncheckedIOException e) {

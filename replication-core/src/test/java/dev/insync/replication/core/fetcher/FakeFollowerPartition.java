@@ -105,8 +105,8 @@ final class FakeFollowerPartition implements FollowerPartition {
                 floor = i;
             }
         }
-        if (floor < 0) {
-            return Optional.empty();
+        if (floor < 0 || epoch > entries.get(entries.size() - 1)[0]) {
+            return Optional.empty(); // none at or below, or above the latest: LOG-8's UNDEFINED
         }
         long end = floor == entries.size() - 1 ? logEndOffset : entries.get(floor + 1)[1];
         return Optional.of(new EpochEndOffset((int) entries.get(floor)[0], end));

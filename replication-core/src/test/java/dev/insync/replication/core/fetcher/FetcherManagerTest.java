@@ -109,6 +109,11 @@ class FetcherManagerTest extends FetcherTestSupport {
         assertThat(m.fetchState(DIV0)).isEmpty();
         m.shutdownIdleFetchers();
         assertThat(m.fetchers()).isEmpty();
+
+        // Leadership comes back to broker 1: a new fetcher on the executor it had before (no new thread).
+        m.addFetcherForPartitions(Map.of(DIV0, follow(a, 1, 2)));
+        assertThat(m.fetchers()).extracting(ReplicaFetcher::name).containsExactly("ReplicaFetcherThread-0-1");
+        assertThat(scheduler.executorNames()).containsExactly("ReplicaFetcherThread-0-1", "ReplicaFetcherThread-0-2");
     }
 
     @Test

@@ -159,6 +159,16 @@ final class InMemoryLocalLog implements LocalLog {
     }
 
     @Override
+    public synchronized java.util.Optional<EpochEndOffset> knownEndOffsetForEpoch(int epoch) {
+        if (epochCache.isEmpty() || epochCache.get(0)[0] > epoch) {
+            return java.util.Optional.empty();
+        }
+        EpochEndOffset found = endOffsetForEpoch(epoch);
+        return found.endOffset() == EpochEndOffset.UNDEFINED_OFFSET ? java.util.Optional.empty()
+                : java.util.Optional.of(found);
+    }
+
+    @Override
     public synchronized void assignEpochStartOffset(int leaderEpoch, long startOffset) {
         while (!epochCache.isEmpty() && (epochCache.get(epochCache.size() - 1)[0] >= leaderEpoch
                 || epochCache.get(epochCache.size() - 1)[1] >= startOffset)) {

@@ -1,5 +1,6 @@
 package dev.insync.replication.log.checkpoint;
 
+import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
 
@@ -49,7 +50,7 @@ final class AtomicFileWrite {
                 Writer writer = new BufferedWriter(Channels.newWriter(channel, StandardCharsets.UTF_8));
                 content.writeTo(writer);
                 writer.flush();
-                channel.force(true);
+                FileSync.force(channel, true);
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             renamed = true;
@@ -66,7 +67,7 @@ final class AtomicFileWrite {
     /** Makes a rename or delete in {@code dir} durable (Linux and macOS allow opening a directory for this). */
     static void fsyncDirectory(Path dir) throws IOException {
         try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
+            FileSync.force(channel, true);
         }
     }
 

@@ -1,12 +1,15 @@
 package dev.insync.replication.log.segment;
 
+import dev.insync.replication.log.record.RecordBatch;
+
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
  * The fixed header fields of a v2 record batch (LOG-1) read at absolute positions of a buffer,
  * without decoding records. This is all the file layer needs to find batch boundaries, build
- * indexes and check CRCs while scanning a segment, so scanning allocates nothing per batch.
+ * indexes, stamp offsets and check CRCs while scanning a segment, so scanning allocates nothing per
+ * batch (the record layer's {@link RecordBatch} is the full view, one object per batch).
  *
  * <p>Layout: baseOffset int64 @0, batchLength int32 @8, partitionLeaderEpoch int32 @12, magic int8
  * @16, crc uint32 @17, attributes int16 @21, lastOffsetDelta int32 @23, baseTimestamp int64 @27,
@@ -16,11 +19,11 @@ import java.util.zip.CRC32C;
 public final class BatchFraming {
 
     /** baseOffset + batchLength: the bytes not counted by batchLength. */
-    public static final int LOG_OVERHEAD = 12;
+    public static final int LOG_OVERHEAD = RecordBatch.LOG_OVERHEAD;
     /** Size of the fixed header up to and including the record count. */
-    public static final int HEADER_SIZE = 61;
+    public static final int HEADER_SIZE = RecordBatch.HEADER_SIZE;
     /** The only magic value the library reads or writes. */
-    public static final byte MAGIC_V2 = 2;
+    public static final byte MAGIC_V2 = RecordBatch.MAGIC_V2;
 
     public static final int BASE_OFFSET_OFFSET = 0;
     public static final int LENGTH_OFFSET = 8;

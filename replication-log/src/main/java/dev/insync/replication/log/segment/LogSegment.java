@@ -1,5 +1,7 @@
 package dev.insync.replication.log.segment;
 
+import dev.insync.replication.log.FileSync;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -411,11 +413,8 @@ public final class LogSegment {
                 break;
             }
             int batchSize = BatchFraming.sizeInBytes(buf, rel);
-            if (indexIsFull()) {
-                reason = "batch at position " + validBytes + " (offset " + next
-                        + ") does not fit the segment's index of " + maxIndexSize + " bytes";
-                break;
-            }
+            // A full index (a segment written with a larger segment.index.bytes) only gets sparser:
+            // indexBatch skips the entry, and a valid batch is never cut for it.
             indexBatch((int) validBytes, batchSize, BatchFraming.lastOffset(buf, rel), BatchFraming.maxTimestamp(buf, rel));
             next = BatchFraming.lastOffset(buf, rel) + 1;
             validBytes += batchSize;
@@ -508,7 +507,17 @@ public final class LogSegment {
 
     /** LOG-11: forces the data, then the indexes. */
     public void flush() throws IOException {
-        channel.force(true);
+        flushData();
+        flushIndexes();
+    }
+
+    /** Forces the {@code .log} file's bytes and metadata to disk (through {@link FileSync}). */
+    public void flushData() throws IOException {
+        FileSync.force(channel, true);
+    }
+
+    /** Forces both index mappings to disk. */
+    public void flushIndexes() {
         offsetIndex.flush();
         timeIndex.flush();
     }

@@ -1,5 +1,7 @@
 package dev.insync.replication.log.segment;
 
+import dev.insync.replication.log.FileSync;
+
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -120,7 +122,7 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
         if (size == mmap.capacity()) {
             return;
         }
-        mmap.force();
+        FileSync.force(mmap);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             if (ch.size() > size) {
                 ch.truncate(size);
@@ -138,7 +140,7 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
 
     /** Forces the written entries to disk. */
     public void flush() {
-        mmap.force();
+        FileSync.force(mmap);
     }
 
     /** Removes every entry. */

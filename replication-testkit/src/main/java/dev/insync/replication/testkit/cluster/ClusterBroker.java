@@ -48,7 +48,7 @@ final class ClusterBroker {
     private final InMemoryNetwork network;
     private final Set<Mutation> mutations;
 
-    private Status status = Status.DOWN;
+    private volatile Status status = Status.DOWN;
     private int incarnation;
     private LogDirectory logDirectory;
     private ReplicaManager replicaManager;

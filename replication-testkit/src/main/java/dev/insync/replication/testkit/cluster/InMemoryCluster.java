@@ -2,6 +2,7 @@ package dev.insync.replication.testkit.cluster;
 
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.testkit.controller.ControllerConfig;
 import dev.insync.replication.testkit.controller.ReferenceController;
@@ -9,6 +10,8 @@ import dev.insync.replication.testkit.network.InMemoryNetwork;
 import dev.insync.replication.testkit.network.LinkConfig;
 import dev.insync.replication.testkit.sim.EventLoop;
 import dev.insync.replication.testkit.sim.NodeId;
+import dev.insync.replication.testkit.sim.NodeRuntime;
+import dev.insync.replication.testkit.sim.RealTimeNodeRuntime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +28,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -32,8 +39,10 @@ import java.util.stream.Stream;
 /**
  * An in-process cluster for tests: a {@link ReferenceController} and N brokers, each a real
  * {@code ReplicaManager} over its own real {@code LogDirectory} (under {@code <dataDir>/broker-<id>}),
- * wired over an {@link InMemoryNetwork}, all running on one seeded {@link EventLoop} in virtual time.
- * Nothing runs unless the test drives time: {@link #runFor}, {@link #runUntil} or {@link #await}.
+ * wired over an {@link InMemoryNetwork}. Simulated (the default), everything runs on one seeded
+ * {@link EventLoop} in virtual time and nothing runs unless the test drives time: {@link #runFor},
+ * {@link #runUntil} or {@link #await}. Real-time ({@link Builder#realTime()}), every component runs
+ * on its own named thread.
  *
  * <pre>{@code
  * try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(42)
@@ -49,6 +58,8 @@ public final class InMemoryCluster implements AutoCloseable {
     /** Longest a single {@link #await} may advance virtual time by default. */
     public static final long DEFAULT_AWAIT_MS = 120_000;
 
+    private final NodeRuntime runtime;
+    /** The simulator, or null in real-time mode. */
     private final EventLoop loop;
     private final InMemoryNetwork network;
     private final ReferenceController controller;
@@ -56,13 +67,24 @@ public final class InMemoryCluster implements AutoCloseable {
     private final Map<Integer, ClusterBroker> brokers = new LinkedHashMap<>();
     private final Path dataDir;
     private final boolean deleteDataDirOnClose;
+    private final long startWallMs;
     private int nextClientId = 1;
     private boolean closed;
 
     private InMemoryCluster(Builder b) {
         this.config = ReplicationConfig.fromProperties(b.properties);
-        this.loop = EventLoop.builder().seed(b.seed).build();
-        this.network = new InMemoryNetwork(loop);
+        if (!b.fsync) {
+            FileSync.disableForSimulation();
+        }
+        if (b.realTime) {
+            this.loop = null;
+            this.runtime = new RealTimeNodeRuntime(b.seed);
+        } else {
+            this.loop = EventLoop.builder().seed(b.seed).build();
+            this.runtime = loop;
+        }
+        this.startWallMs = runtime.time().milliseconds();
+        this.network = new InMemoryNetwork(runtime);
         if (b.linkConfig != null) {
             network.setDefaultLink(b.linkConfig);
         }
@@ -70,7 +92,7 @@ public final class InMemoryCluster implements AutoCloseable {
                 .withBrokerSessionTimeoutMs(config.brokerSessionTimeoutMs())
                 .withDefaultMinInsyncReplicas(config.minInsyncReplicas())
                 .withDefaultUncleanLeaderElection(config.uncleanLeaderElectionEnable());
-        this.controller = new ReferenceController(loop, network, controllerConfig);
+        this.controller = new ReferenceController(runtime, network, controllerConfig);
         try {
             this.dataDir = b.dataDir != null ? Files.createDirectories(b.dataDir) : Files.createTempDirectory("insync-cluster-");
         } catch (IOException e) {
@@ -79,12 +101,12 @@ public final class InMemoryCluster implements AutoCloseable {
         this.deleteDataDirOnClose = b.dataDir == null;
         controller.start();
         for (int id = 1; id <= b.brokers; id++) {
-            ClusterBroker broker = new ClusterBroker(id, dataDir.resolve("broker-" + id), config, loop, network,
+            ClusterBroker broker = new ClusterBroker(id, dataDir.resolve("broker-" + id), config, runtime, network,
                     b.mutations);
             brokers.put(id, broker);
             broker.start();
         }
-        boolean up = loop.runUntil(() -> brokers.values().stream().allMatch(this::isUnfenced), DEFAULT_AWAIT_MS);
+        boolean up = runUntil(() -> brokers.values().stream().allMatch(this::isUnfenced), DEFAULT_AWAIT_MS);
         if (!up) {
             throw new IllegalStateException("Brokers did not register and unfence within " + DEFAULT_AWAIT_MS + " ms");
         }
@@ -142,13 +164,13 @@ public final class InMemoryCluster implements AutoCloseable {
     /** A new producer client. */
     public TestProducer producer(String name) {
         NodeId node = NodeId.client(nextClientId++);
-        return new TestProducer(this, name, node, loop.forNode(node));
+        return new TestProducer(this, name, node, runtime.forNode(node));
     }
 
     /** A new consumer client. */
     public TestConsumer consumer(String name) {
         NodeId node = NodeId.client(nextClientId++);
-        return new TestConsumer(this, name, node, loop.forNode(node));
+        return new TestConsumer(this, name, node, runtime.forNode(node));
     }
 
     /** Read-only views of every broker's state and files. */
@@ -225,23 +247,43 @@ public final class InMemoryCluster implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------- time
 
-    /** Virtual milliseconds since the cluster started. */
+    /** Milliseconds since the cluster started (virtual time when simulated). */
     public long nowMs() {
-        return loop.nowMs();
+        return loop != null ? loop.nowMs() : runtime.time().milliseconds() - startWallMs;
     }
 
-    /** Runs the cluster for {@code ms} of virtual time. */
+    /** Lets {@code ms} of (virtual or real) time pass. */
     public void runFor(long ms) {
-        loop.runFor(ms);
+        if (loop != null) {
+            loop.runFor(ms);
+            return;
+        }
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while letting time pass", e);
+        }
     }
 
-    /** Runs until {@code condition} holds or {@code timeoutMs} of virtual time passed; returns whether it holds. */
+    /** Runs until {@code condition} holds or {@code timeoutMs} passed; returns whether it holds. */
     public boolean runUntil(BooleanSupplier condition, long timeoutMs) {
-        return loop.runUntil(condition, timeoutMs);
+        if (loop != null) {
+            return loop.runUntil(condition, timeoutMs);
+        }
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            // Real-time mode only: the brokers run on their own threads; re-check each millisecond.
+            LockSupport.parkNanos(1_000_000L);
+        }
+        return true;
     }
 
     /**
-     * Runs virtual time until {@code future} completes (at most {@link #DEFAULT_AWAIT_MS}) and returns its value.
+     * Runs time until {@code future} completes (at most {@link #DEFAULT_AWAIT_MS}) and returns its value.
      *
      * @throws IllegalStateException if it did not complete in that time
      */
@@ -251,6 +293,18 @@ public final class InMemoryCluster implements AutoCloseable {
 
     /** As {@link #await(CompletableFuture)} with an explicit bound. */
     public <T> T await(CompletableFuture<T> future, long timeoutMs) {
+        if (loop == null) {
+            try {
+                return future.get(timeoutMs, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting", e);
+            } catch (ExecutionException e) {
+                throw new CompletionException(e.getCause());
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("Not completed within " + timeoutMs + " ms", e);
+            }
+        }
         if (!loop.runUntil(future::isDone, timeoutMs)) {
             throw new IllegalStateException("Not completed within " + timeoutMs + " ms of virtual time",
                     new TimeoutException());
@@ -259,16 +313,33 @@ public final class InMemoryCluster implements AutoCloseable {
     }
 
     private void awaitCondition(BooleanSupplier condition, String what) {
-        if (!loop.runUntil(condition, DEFAULT_AWAIT_MS)) {
-            throw new IllegalStateException("No " + what + " within " + DEFAULT_AWAIT_MS + " ms of virtual time");
+        if (!runUntil(condition, DEFAULT_AWAIT_MS)) {
+            throw new IllegalStateException("No " + what + " within " + DEFAULT_AWAIT_MS + " ms");
         }
     }
 
     // ------------------------------------------------------------------------------- internals
 
-    /** The event loop everything runs on. */
+    /**
+     * The simulator everything runs on.
+     *
+     * @throws IllegalStateException for a real-time cluster
+     */
     public EventLoop loop() {
+        if (loop == null) {
+            throw new IllegalStateException("A real-time cluster has no simulator");
+        }
         return loop;
+    }
+
+    /** Whether this cluster runs on the deterministic simulator. */
+    public boolean isSimulated() {
+        return loop != null;
+    }
+
+    /** What runs the nodes: the simulator or real threads. */
+    public NodeRuntime runtime() {
+        return runtime;
     }
 
     /** The reference controller. */
@@ -315,7 +386,10 @@ public final class InMemoryCluster implements AutoCloseable {
         }
         closed = true;
         brokers.values().forEach(ClusterBroker::closeQuietly);
-        if (!loop.taskFailures().isEmpty()) {
+        if (runtime instanceof RealTimeNodeRuntime realTime) {
+            realTime.close();
+        }
+        if (loop != null && !loop.taskFailures().isEmpty()) {
             LOG.warn("Keeping {}: {} task(s) failed, first: {}", dataDir, loop.taskFailures().size(),
                     loop.taskFailures().get(0).toString());
         } else if (deleteDataDirOnClose) {
@@ -341,6 +415,8 @@ public final class InMemoryCluster implements AutoCloseable {
         private Path dataDir;
         private LinkConfig linkConfig;
         private final Set<Mutation> mutations = EnumSet.noneOf(Mutation.class);
+        private boolean fsync;
+        private boolean realTime;
 
         private Builder() {
         }
@@ -393,8 +469,29 @@ public final class InMemoryCluster implements AutoCloseable {
             return this;
         }
 
-        /** Runs on the deterministic simulator (the default and, for now, the only mode). */
+        /**
+         * Whether the logs really fsync (default false). The simulator models machine crashes itself
+         * ({@link InMemoryCluster#powerLoss} cuts logs back to their recovery point), so waiting for
+         * the disk only slows it down. Turning it off is JVM-wide ({@link FileSync}): do not run a
+         * production broker in the same JVM as such a cluster.
+         */
+        public Builder fsync(boolean enabled) {
+            this.fsync = enabled;
+            return this;
+        }
+
+        /** Runs on the deterministic simulator in virtual time (the default). */
         public Builder simulated() {
+            this.realTime = false;
+            return this;
+        }
+
+        /**
+         * Runs every broker component on real, named threads in real time (the production
+         * concurrency), still over the in-memory network. Not deterministic.
+         */
+        public Builder realTime() {
+            this.realTime = true;
             return this;
         }
 

@@ -121,11 +121,20 @@ public final class ReferenceController {
         }
         BrokerInfo previous = brokers.get(brokerId);
         long epoch = nextOffset();
-        boolean unclean = previous != null && (previousBrokerEpoch < 0 || previousBrokerEpoch != previous.epoch);
+        boolean unclean;
+        if (previous != null && !previous.heartbeated && previous.previousEpochSent == previousBrokerEpoch) {
+            // A retried registration of the same incarnation (the answer to the first was lost, so
+            // it never heartbeated): the first attempt already judged clean or unclean.
+            unclean = previous.uncleanRestart;
+        } else {
+            unclean = previous != null && (previousBrokerEpoch < 0 || previousBrokerEpoch != previous.epoch);
+        }
         if (previous != null && previous.sessionTimer != null) {
             previous.sessionTimer.cancel();
         }
         BrokerInfo broker = new BrokerInfo(brokerId, epoch, now());
+        broker.previousEpochSent = previousBrokerEpoch;
+        broker.uncleanRestart = unclean;
         brokers.put(brokerId, broker);
         DeltaBuilder delta = new DeltaBuilder();
         delta.broker(broker.registration());
@@ -158,6 +167,7 @@ public final class ReferenceController {
             return new HeartbeatResponse(Errors.STALE_BROKER_EPOCH, true, false);
         }
         broker.lastHeartbeatMs = now();
+        broker.heartbeated = true;
         if (request.metadataOffset() < broker.resentUpToAtLastHeartbeat) {
             // What was published before the previous heartbeat had a whole interval to arrive: lost.
             resend(broker.id, request.metadataOffset());
@@ -619,6 +629,9 @@ public final class ReferenceController {
         boolean inControlledShutdown;
         long lastHeartbeatMs;
         long resentUpToAtLastHeartbeat = -1;
+        long previousEpochSent = -1;
+        boolean uncleanRestart;
+        boolean heartbeated;
         Scheduler.Cancellable sessionTimer;
 
         BrokerInfo(int id, long epoch, long nowMs) {

@@ -47,7 +47,11 @@ import java.util.function.Function;
  */
 public final class InMemoryNetwork {
 
-    /** What happens to the sender's future when its message or the response is lost. */
+    /**
+     * What happens to the sender's future when its message or the response is lost to a cut, a
+     * drop, a receiver that is down or has no handler. (A message in flight to a receiver that is
+     * killed meanwhile vanishes with that incarnation's tasks and never completes in either mode.)
+     */
     public enum LossMode {
         /** The future never completes (the default; the caller's timeout handles it). */
         NEVER_COMPLETE,

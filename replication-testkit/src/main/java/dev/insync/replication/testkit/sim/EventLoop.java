@@ -80,6 +80,7 @@ public final class EventLoop implements NodeRuntime {
     private long eventsAtInstant;
     private boolean running;
     private NodeId currentNode;
+    private TraceListener traceListener;
 
     private EventLoop(Builder builder) {
         this.seed = builder.seed;
@@ -337,6 +338,9 @@ public final class EventLoop implements NodeRuntime {
             recentTrace.removeFirst();
         }
         recentTrace.addLast(event.timeMs + " " + event.node + " " + event.label);
+        if (traceListener != null) {
+            traceListener.onEvent(event.timeMs, event.seq, event.node, event.label);
+        }
         currentNode = event.node;
         try {
             event.task.run();
@@ -422,6 +426,21 @@ public final class EventLoop implements NodeRuntime {
     /** The last {@link #RECENT_TRACE_SIZE} executed events as {@code "<ms> <node> <label>"}. */
     public List<String> recentTrace() {
         return List.copyOf(recentTrace);
+    }
+
+    /**
+     * Sees every executed event before it runs (null to stop): record full traces to find where two
+     * runs of one seed diverge (INV-6).
+     */
+    public void setTraceListener(TraceListener listener) {
+        this.traceListener = listener;
+    }
+
+    /** Receives executed events in order. */
+    @FunctionalInterface
+    public interface TraceListener {
+        /** One event: its virtual time, sequence number, node and label (the executor's name). */
+        void onEvent(long timeMs, long seq, NodeId node, String label);
     }
 
     /** Events executed so far. */

@@ -32,4 +32,40 @@ class InMemoryClusterTest {
             assertThat(cluster.describe("rep")).contains("Leader: 1", "Isr: 1,2,3");
         }
     }
+
+    @Test
+    @DisplayName("PRO-3 a real-time cluster on real threads replicates acks=all the same way")
+    void realTimeClusterReplicates() {
+        try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).realTime()
+                .config("replica.fetch.wait.max.ms", 50).build()) {
+            cluster.createTopic("rt", 1, 2, 3);
+            TestProducer producer = cluster.producer("p1");
+            for (int i = 0; i < 20; i++) {
+                ProduceOutcome outcome = cluster.await(producer.send("rt", 0, null, "v" + i, -1, 30_000), 30_000);
+                assertThat(outcome.error()).isEqualTo(Errors.NONE);
+                assertThat(outcome.offset()).isEqualTo(i);
+            }
+            assertThat(cluster.runUntil(() -> cluster.admin().highWatermark(3, "rt", 0) == 20, 30_000)).isTrue();
+        }
+    }
+
+    @Test
+    @DisplayName("ISR-1 a paused follower leaves the ISR once it lags; acks=all waits for the shrink, not for the follower")
+    void pausedFollowerIsShrunk() {
+        try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(3)
+                .config("replica.lag.time.max.ms", 5000).build()) {
+            cluster.createTopic("rep", 1, 2, 3);
+            TestProducer producer = cluster.producer("p1");
+            cluster.await(producer.send("rep", 0, null, "warm", -1, 30_000));
+            cluster.pause(3);
+            long pausedAt = cluster.nowMs();
+            ProduceOutcome outcome = cluster.await(producer.send("rep", 0, null, "v", -1, 30_000));
+            long waitedMs = cluster.nowMs() - pausedAt;
+            assertThat(outcome.error()).isEqualTo(Errors.NONE);
+            assertThat(waitedMs).isBetween(5_000L, 7_500L + 1_000L);
+            assertThat(cluster.admin().isr("rep", 0)).containsExactly(1, 2);
+            cluster.resume(3);
+            assertThat(cluster.runUntil(() -> cluster.admin().isr("rep", 0).size() == 3, 10_000)).isTrue();
+        }
+    }
 }

@@ -162,6 +162,27 @@ class BrokerLifecycleTest {
     }
 
     @Test
+    @DisplayName("LDR-5 a retried registration of the same incarnation (first answer lost) keeps the first attempt's clean verdict")
+    void retriedRegistration() {
+        ControllerHarness h = new ControllerHarness();
+        h.startBrokers(1, 2, 3);
+        h.createRep(3, false, 1, 2, 3);
+        h.heartbeat(3, true);
+        assertThat(h.rep().elr()).containsExactly(3);
+        long marker = h.epochs.get(3);
+        h.loop.kill(NodeId.broker(3));
+        h.loop.start(NodeId.broker(3));
+        long first = h.register(3, marker);
+        long retry = h.register(3, marker);
+        assertThat(retry).isGreaterThan(first);
+        assertThat(h.rep().elr()).containsExactly(3);
+        // After a heartbeat the incarnation is confirmed: the same marker again is a new, unclean restart.
+        assertThat(h.heartbeat(3, false).fenced()).isFalse();
+        h.register(3, marker);
+        assertThat(h.rep().elr()).isEmpty();
+    }
+
+    @Test
     @DisplayName("LDR-4 lost metadata deltas are re-sent on the next heartbeats and applied once, in order")
     void lostDeltasRecovered() {
         ControllerHarness h = new ControllerHarness();

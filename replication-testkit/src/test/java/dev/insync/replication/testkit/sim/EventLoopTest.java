@@ -216,6 +216,19 @@ class EventLoopTest {
         assertThat(c).isNotEqualTo(a);
     }
 
+    @Test
+    @DisplayName("INV-6 a trace listener sees every executed event in order, with node and executor name")
+    void traceListener() {
+        List<String> trace = new ArrayList<>();
+        loop.setTraceListener((timeMs, seq, node, label) -> trace.add(timeMs + " " + node + " " + label));
+        Scheduler s = loop.forNode(B2);
+        s.schedule(s.newSerialExecutor("ReplicaFetcherThread-0-1"), () -> { }, 5);
+        loop.forNode(B1).newSerialExecutor("request-handler").execute(() -> { });
+        loop.runUntilIdle();
+        assertThat(trace).containsExactly("0 broker-1 request-handler", "5 broker-2 ReplicaFetcherThread-0-1");
+        assertThat(loop.recentTrace()).isEqualTo(trace);
+    }
+
     /** Three nodes that schedule each other with random delays drawn from the loop's source. */
     private static long randomizedRun(long seed) {
         EventLoop run = EventLoop.withSeed(seed);

@@ -1,0 +1,80 @@
+package dev.insync.replication.cli;
+
+import dev.insync.replication.cli.dump.DumpLogCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+
+/**
+ * The {@code insync} command line: the runnable face of the library. Each tool is a picocli
+ * {@code @Command} class listed in {@code subcommands} below; adding a tool means writing its class
+ * and adding it to that list, nothing else.
+ *
+ * <p>Exit codes, for every subcommand: 0 when the command did what was asked and found nothing
+ * wrong; 1 when it reports a violation or failure (a corrupt segment, a missing file, a broken
+ * invariant); 2 for a usage error (picocli's default for bad options and arguments, and for
+ * {@code insync} without a subcommand).
+ */
+@Command(name = "insync",
+        mixinStandardHelpOptions = true,
+        versionProvider = InsyncCli.Version.class,
+        description = "Kafka-style partition replication as a library: tools and demos.",
+        subcommands = {
+                DumpLogCommand.class,
+        })
+public final class InsyncCli implements Runnable {
+
+    /** Exit code of a command that reports a violation or a failure. */
+    public static final int EXIT_FAILURE = 1;
+
+    @Spec
+    private CommandSpec spec;
+
+    /** Runs the command line and exits the JVM with its exit code. */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new InsyncCli()).execute(args));
+    }
+
+    /** {@code insync} alone is a usage error: a subcommand is required. */
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "Missing required subcommand");
+    }
+
+    /**
+     * The version from {@code insync-version.properties}, which Maven fills in from the project
+     * version at build time, falling back to the jar manifest's Implementation-Version.
+     */
+    static final class Version implements CommandLine.IVersionProvider {
+        static final String RESOURCE = "/insync-version.properties";
+
+        @Override
+        public String[] getVersion() {
+            return new String[] {"insync " + version()};
+        }
+
+        static String version() {
+            try (InputStream in = InsyncCli.class.getResourceAsStream(RESOURCE)) {
+                if (in != null) {
+                    Properties props = new Properties();
+                    props.load(in);
+                    String v = props.getProperty("version");
+                    if (v != null && !v.isBlank() && !v.startsWith("${")) {
+                        return v;
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read " + RESOURCE + " from the insync jar", e);
+            }
+            String fromManifest = InsyncCli.class.getPackage().getImplementationVersion();
+            return fromManifest != null ? fromManifest : "(unknown version)";
+        }
+    }
+}

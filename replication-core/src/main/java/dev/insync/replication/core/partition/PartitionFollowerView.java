@@ -1,0 +1,81 @@
+package dev.insync.replication.core.partition;
+
+import dev.insync.replication.core.fetcher.FollowerPartition;
+import dev.insync.replication.log.LogAppendInfo;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.epoch.EpochEndOffset;
+import dev.insync.replication.log.record.MemoryRecords;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * A {@link Partition} as its follower fetcher sees it ({@link FollowerPartition}): every mutation goes through
+ * the partition, so its lock applies and a partition that has meanwhile become the leader refuses follower
+ * appends.
+ */
+public final class PartitionFollowerView implements FollowerPartition {
+
+    private final Partition partition;
+
+    /** A view over {@code partition}. */
+    public PartitionFollowerView(Partition partition) {
+        this.partition = Objects.requireNonNull(partition, "partition");
+    }
+
+    @Override
+    public TopicPartition topicPartition() {
+        return partition.topicPartition();
+    }
+
+    @Override
+    public long logStartOffset() {
+        return partition.localLog().logStartOffset();
+    }
+
+    @Override
+    public long logEndOffset() {
+        return partition.logEndOffset();
+    }
+
+    @Override
+    public long highWatermark() {
+        return partition.highWatermark();
+    }
+
+    @Override
+    public OptionalInt latestEpoch() {
+        return partition.localLog().latestEpoch();
+    }
+
+    @Override
+    public Optional<EpochEndOffset> endOffsetForEpoch(int epoch) {
+        return partition.localLog().knownEndOffsetForEpoch(epoch);
+    }
+
+    @Override
+    public LogAppendInfo appendRecordsAsFollower(MemoryRecords records) {
+        return partition.appendRecordsToFollower(records);
+    }
+
+    @Override
+    public void truncateTo(long offset) {
+        partition.truncateTo(offset);
+    }
+
+    @Override
+    public void truncateFullyAndStartAt(long offset) {
+        partition.truncateFullyAndStartAt(offset);
+    }
+
+    @Override
+    public long updateFollowerHighWatermark(long leaderHighWatermark) {
+        return partition.updateFollowerHighWatermark(leaderHighWatermark);
+    }
+
+    @Override
+    public void maybeIncrementLogStartOffset(long leaderLogStartOffset) {
+        partition.maybeIncrementLogStartOffset(leaderLogStartOffset);
+    }
+}

@@ -1,0 +1,48 @@
+package dev.insync.replication.core.fetcher;
+
+import dev.insync.replication.core.config.ReplicationConfig;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FetcherConfigTest {
+
+    @Test
+    @DisplayName("FOL-3 the fetch settings come from Kafka-named broker properties")
+    void fol3FromProperties() {
+        ReplicationConfig broker = ReplicationConfig.fromProperties(Map.of(
+                "num.replica.fetchers", 3,
+                "replica.fetch.wait.max.ms", 250,
+                "replica.fetch.min.bytes", 7,
+                "replica.fetch.max.bytes", 4096,
+                "replica.fetch.response.max.bytes", 65536,
+                "replica.fetch.backoff.ms", 200,
+                "request.timeout.ms", 9000));
+        FetcherConfig c = FetcherConfig.from(5, broker);
+        assertThat(c).isEqualTo(new FetcherConfig(5, 3, 250, 7, 4096, 65536, 200, 9000));
+        assertThat(c.lostResponseTimeoutMs()).isEqualTo(9250);
+    }
+
+    @Test
+    @DisplayName("FOL-1 Kafka's defaults: one fetcher, 500 ms wait, 1 MiB per partition, 10 MiB per response, 1 s backoff")
+    void defaults() {
+        assertThat(FetcherConfig.from(1, ReplicationConfig.defaults()))
+                .isEqualTo(FetcherConfig.defaults(1))
+                .isEqualTo(new FetcherConfig(1, 1, 500, 1, 1_048_576, 10_485_760, 1000, 30_000));
+    }
+
+    @Test
+    @DisplayName("FOL-1 a bad setting is refused with its property name")
+    void badSettings() {
+        assertThatThrownBy(() -> FetcherConfig.defaults(1).withNumFetchers(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("num.replica.fetchers");
+        assertThatThrownBy(() -> new FetcherConfig(1, 1, 500, 1, 1024, 1024, 0, 1000))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replica.fetch.backoff.ms");
+        assertThatThrownBy(() -> FetcherManager.fetcherId(new dev.insync.replication.log.TopicPartition("t", 0), 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("num.replica.fetchers");
+    }
+}

@@ -1,0 +1,101 @@
+package dev.insync.replication.core.fetcher;
+
+import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.Log;
+import dev.insync.replication.log.LogConfig;
+import dev.insync.replication.log.epoch.EpochEndOffset;
+import dev.insync.replication.log.epoch.EpochEntry;
+import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.SimpleRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The fetcher over real logs in a temp directory. */
+class LogFollowerPartitionTest extends FetcherTestSupport {
+
+    @TempDir
+    Path tmp;
+
+    private Log log;
+
+    @AfterEach
+    void close() {
+        if (log != null) {
+            log.close();
+        }
+    }
+
+    private static MemoryRecords leaderBatch(long baseOffset, int epoch, String... values) {
+        SimpleRecord[] records = new SimpleRecord[values.length];
+        for (int i = 0; i < values.length; i++) {
+            records[i] = new SimpleRecord(1_000L + i, null, values[i].getBytes(StandardCharsets.UTF_8));
+        }
+        return MemoryRecords.withRecords(baseOffset, epoch, records);
+    }
+
+    private Log openLog() {
+        log = Log.open(tmp.resolve("div-0"), DIV0, LogConfig.defaults(), 0L, 0L);
+        return log;
+    }
+
+    @Test
+    @DisplayName("FOL-4 FOL-5 FOL-8 over a real Log: the leader's bytes are appended, epochs learned, divergence truncated")
+    void realLogAppendAndTruncate() {
+        Log log = openLog();
+        FetcherManager manager = manager(3, 1);
+        LogFollowerPartition partition = new LogFollowerPartition(log);
+        manager.addFetcherForPartitions(Map.of(DIV0, new InitialFetchState(partition, 1, 2,
+                FetcherManager.initialFetchOffset(partition))));
+        scheduler.runReady();
+        assertThat(transport.last().request().partitions().get(DIV0).lastFetchedEpoch()).isEmpty();
+
+        MemoryRecords fromLeader = MemoryRecords.concat(List.of(leaderBatch(0, 0, "a", "b", "c"),
+                leaderBatch(3, 2, "d", "e")));
+        transport.last().future().complete(response(DIV0, data(4, 0, 5, fromLeader)));
+        scheduler.runReady();
+        assertThat(log.logEndOffset()).isEqualTo(5);
+        assertThat(log.highWatermark()).isEqualTo(4);
+        assertThat(log.leaderEpochCache().epochEntries())
+                .containsExactly(new EpochEntry(0, 0), new EpochEntry(2, 3));
+        FetchRequest.PartitionData next = transport.last().request().partitions().get(DIV0);
+        assertThat(next.fetchOffset()).isEqualTo(5);
+        assertThat(next.lastFetchedEpoch()).hasValue(2);
+
+        // The leader's epoch 0 ended at 3 and it never had epoch 2: cut everything from offset 3.
+        transport.last().future().complete(new FetchResponse(Errors.NONE, Map.of(DIV0,
+                new FetchResponse.PartitionData(Errors.NONE, 3, 3, 0, 6, MemoryRecords.EMPTY,
+                        Optional.of(new EpochEndOffset(0, 3))))));
+        scheduler.runReady();
+        assertThat(log.logEndOffset()).isEqualTo(3);
+        assertThat(log.highWatermark()).isEqualTo(3);
+        assertThat(log.leaderEpochCache().epochEntries()).containsExactly(new EpochEntry(0, 0));
+        assertThat(transport.last().request().partitions().get(DIV0).lastFetchedEpoch()).isEqualTo(OptionalInt.of(0));
+    }
+
+    @Test
+    @DisplayName("FOL-8 the follower lookup over a real Log is empty when no epoch at or below E is known")
+    void realLogEndOffsetForEpoch() {
+        Log log = openLog();
+        log.appendAsFollower(leaderBatch(0, 2, "a", "b"));
+        log.appendAsFollower(leaderBatch(2, 4, "c"));
+        assertThat(LogFollowerPartition.endOffsetForEpoch(log, 1)).isEmpty();
+        assertThat(LogFollowerPartition.endOffsetForEpoch(log, 2)).contains(new EpochEndOffset(2, 2));
+        assertThat(LogFollowerPartition.endOffsetForEpoch(log, 3)).contains(new EpochEndOffset(2, 2));
+        assertThat(LogFollowerPartition.endOffsetForEpoch(log, 4)).contains(new EpochEndOffset(4, 3));
+        // Above the latest epoch the cache answers UNDEFINED (LOG-8), as Kafka's follower sees it.
+        assertThat(LogFollowerPartition.endOffsetForEpoch(log, 9)).isEmpty();
+    }
+}

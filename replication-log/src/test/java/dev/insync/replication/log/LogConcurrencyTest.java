@@ -1,0 +1,77 @@
+package dev.insync.replication.log;
+
+import dev.insync.replication.log.record.RecordBatch;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static dev.insync.replication.log.LogFixtures.TP;
+import static dev.insync.replication.log.LogFixtures.batch;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LogConcurrencyTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    @DisplayName("LOG-3 reads concurrent with appends and rolls see only complete, valid, contiguous batches below the LEO they saw")
+    void readsConcurrentWithAppendsSeeWholeBatches() throws Exception {
+        LogConfig config = LogFixtures.smallConfig().withSegmentBytes(2_000).withIndexIntervalBytes(200);
+        try (Log log = Log.open(tmp.resolve(TP.toString()), TP, config, 0, 0, () -> 0L)) {
+            int appends = 600;
+            AtomicBoolean done = new AtomicBoolean();
+            ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            AtomicLong reads = new AtomicLong();
+            CountDownLatch started = new CountDownLatch(2);
+            Runnable reader = () -> {
+                started.countDown();
+                try {
+                    while (!done.get()) {
+                        long leo = log.logEndOffset();
+                        if (leo == 0) {
+                            continue;
+                        }
+                        long start = ThreadLocalRandom.current().nextLong(leo);
+                        List<RecordBatch> batches = log.read(start, 700, leo).records().batches();
+                        assertThat(batches).isNotEmpty();
+                        assertThat(batches.get(0).baseOffset()).isLessThanOrEqualTo(start);
+                        long expected = batches.get(0).baseOffset();
+                        for (RecordBatch b : batches) {
+                            assertThat(b.isValid()).isTrue();
+                            assertThat(b.baseOffset()).isEqualTo(expected);
+                            assertThat(b.lastOffset()).isLessThan(leo);
+                            expected = b.nextOffset();
+                        }
+                        reads.incrementAndGet();
+                    }
+                } catch (Throwable t) {
+                    failures.add(t);
+                }
+            };
+            Thread r1 = new Thread(reader, "reader-1");
+            Thread r2 = new Thread(reader, "reader-2");
+            r1.start();
+            r2.start();
+            started.await();
+            for (int i = 0; i < appends; i++) {
+                log.appendAsLeader(batch("c" + i, 1 + i % 3), 0);
+            }
+            done.set(true);
+            r1.join();
+            r2.join();
+            assertThat(failures).isEmpty();
+            assertThat(reads.get()).isPositive();
+            assertThat(log.segmentBaseOffsets().size()).isGreaterThan(10);
+            assertThat(LogFixtures.readOffsets(log, 0)).hasSize((int) log.logEndOffset());
+        }
+    }
+}

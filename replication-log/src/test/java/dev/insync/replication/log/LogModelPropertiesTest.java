@@ -1,0 +1,287 @@
+package dev.insync.replication.log;
+
+import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.Record;
+import dev.insync.replication.log.record.RecordBatch;
+import dev.insync.replication.log.record.RecordBatchBuilder;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.stateful.Action;
+import net.jqwik.api.stateful.ActionSequence;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * LOG-2/3/4/6/7/10: any interleaving of leader and follower appends, truncations, rolls (tiny
+ * segments), flushes, reopenings and retention keeps offsets contiguous and every read equal to a
+ * plain in-memory model of the log.
+ */
+class LogModelPropertiesTest {
+
+    private static final TopicPartition TP = new TopicPartition("model", 0);
+    private static final LogConfig CONFIG = LogConfig.defaults().withSegmentBytes(350).withSegmentIndexBytes(48)
+            .withIndexIntervalBytes(90).withRetentionBytes(900).withRetentionMs(-1);
+
+    /** One batch of the model: its base offset, epoch and values. */
+    record ModelBatch(long baseOffset, int epoch, List<String> values) {
+        long nextOffset() {
+            return baseOffset + values.size();
+        }
+    }
+
+    /** The system under test and the model it must match. */
+    static final class State {
+        final Path dir;
+        Log log;
+        final List<ModelBatch> batches = new ArrayList<>();
+        long leo;
+        long logStart;
+        long hw;
+        int epoch;
+        int counter;
+
+        State(Path dir) {
+            this.dir = dir;
+            this.log = Log.open(dir, TP, CONFIG, 0, 0, () -> 0L);
+        }
+
+        void appendModel(ModelBatch batch) {
+            batches.add(batch);
+            leo = batch.nextOffset();
+        }
+
+        List<String> nextValues(int n) {
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                values.add("v" + counter++);
+            }
+            return values;
+        }
+
+        /** Drops model batches in deleted segments (below the first segment's base offset). */
+        void pruneBelowFirstSegment() {
+            long firstBase = log.segmentBaseOffsets().get(0);
+            batches.removeIf(b -> b.nextOffset() <= firstBase);
+        }
+
+        void checkAgainstModel() {
+            assertThat(log.logEndOffset()).as("LEO").isEqualTo(leo);
+            assertThat(log.logStartOffset()).as("log start").isEqualTo(logStart);
+            assertThat(log.highWatermark()).as("HW").isEqualTo(hw);
+            assertThat(log.logStartOffset()).isLessThanOrEqualTo(log.highWatermark());
+            assertThat(log.highWatermark()).isLessThanOrEqualTo(log.logEndOffset());
+            List<Long> segments = log.segmentBaseOffsets();
+            assertThat(segments.get(0)).isLessThanOrEqualTo(logStart);
+            // Every batch at or after the log start, read one batch at a time.
+            List<ModelBatch> expected = batches.stream().filter(b -> b.nextOffset() > logStart).toList();
+            long next = logStart;
+            int i = 0;
+            while (next < leo) {
+                List<RecordBatch> read = log.read(next, 1, leo).records().batches();
+                assertThat(read).as("read at %d", next).hasSize(1);
+                RecordBatch batch = read.get(0);
+                ModelBatch model = expected.get(i++);
+                assertThat(batch.baseOffset()).isEqualTo(model.baseOffset());
+                assertThat(batch.partitionLeaderEpoch()).isEqualTo(model.epoch());
+                assertThat(batch.isValid()).isTrue();
+                List<String> values = new ArrayList<>();
+                for (Record r : batch.records()) {
+                    values.add(LogFixtures.text(r.value()));
+                }
+                assertThat(values).isEqualTo(model.values());
+                next = batch.nextOffset();
+            }
+            assertThat(i).isEqualTo(expected.size());
+            // One big read returns whole contiguous batches.
+            if (logStart < leo) {
+                long expectedNext = -1;
+                for (RecordBatch b : log.read(logStart, Integer.MAX_VALUE, leo).records().batches()) {
+                    if (expectedNext >= 0) {
+                        assertThat(b.baseOffset()).isEqualTo(expectedNext);
+                    }
+                    expectedNext = b.nextOffset();
+                }
+            }
+            assertThat(log.read(leo, 100, leo).records().sizeInBytes()).isZero();
+        }
+
+        void close() {
+            log.close();
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    private static MemoryRecords build(long baseOffset, int epoch, List<String> values) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(baseOffset).partitionLeaderEpoch(epoch);
+        for (String v : values) {
+            builder.append(0, null, v.getBytes(StandardCharsets.UTF_8));
+        }
+        return builder.build();
+    }
+
+    record LeaderAppend(int records, boolean newEpoch) implements Action<State> {
+        @Override
+        public State run(State s) {
+            if (newEpoch) {
+                s.epoch++;
+            }
+            List<String> values = s.nextValues(records);
+            LogAppendInfo info = s.log.appendAsLeader(build(999, -1, values), s.epoch);
+            assertThat(info.firstOffset()).isEqualTo(s.leo);
+            s.appendModel(new ModelBatch(s.leo, s.epoch, values));
+            s.checkAgainstModel();
+            return s;
+        }
+    }
+
+    record FollowerAppend(List<Integer> sizes, boolean newEpoch) implements Action<State> {
+        @Override
+        public State run(State s) {
+            if (newEpoch) {
+                s.epoch++;
+            }
+            List<MemoryRecords> parts = new ArrayList<>();
+            long offset = s.leo;
+            List<ModelBatch> model = new ArrayList<>();
+            for (int size : sizes) {
+                List<String> values = s.nextValues(size);
+                parts.add(build(offset, s.epoch, values));
+                model.add(new ModelBatch(offset, s.epoch, values));
+                offset += size;
+            }
+            s.log.appendAsFollower(MemoryRecords.concat(parts));
+            model.forEach(s::appendModel);
+            s.checkAgainstModel();
+            return s;
+        }
+    }
+
+    record TruncateTo(double fraction) implements Action<State> {
+        @Override
+        public State run(State s) {
+            long offset = (long) (fraction * (s.leo + 2));
+            long firstBase = s.log.segmentBaseOffsets().get(0);
+            boolean removed = s.log.truncateTo(offset);
+            if (offset >= s.leo) {
+                assertThat(removed).isFalse();
+            } else if (offset < firstBase) {
+                s.batches.clear();
+                s.leo = offset;
+                s.logStart = offset;
+                s.hw = offset;
+            } else {
+                s.batches.removeIf(b -> b.nextOffset() - 1 >= offset);
+                s.leo = s.batches.isEmpty() ? firstBase : s.batches.get(s.batches.size() - 1).nextOffset();
+                s.leo = Math.max(s.leo, firstBase);
+                s.logStart = Math.min(s.logStart, s.leo);
+                s.hw = Math.min(s.hw, s.leo);
+            }
+            s.checkAgainstModel();
+            return s;
+        }
+    }
+
+    record SetHighWatermark(double fraction) implements Action<State> {
+        @Override
+        public State run(State s) {
+            long hw = (long) (fraction * (s.leo + 1));
+            s.hw = Math.min(Math.max(hw, s.logStart), s.leo);
+            assertThat(s.log.updateHighWatermark(hw)).isEqualTo(s.hw);
+            s.checkAgainstModel();
+            return s;
+        }
+    }
+
+    record DeleteRecordsBefore(double fraction) implements Action<State> {
+        @Override
+        public State run(State s) {
+            long offset = (long) (fraction * (s.hw + 1));
+            if (offset > s.hw) {
+                offset = s.hw;
+            }
+            s.log.deleteRecordsBefore(offset);
+            s.logStart = Math.max(s.logStart, offset);
+            s.pruneBelowFirstSegment();
+            s.checkAgainstModel();
+            return s;
+        }
+    }
+
+    record Retention() implements Action<State> {
+        @Override
+        public State run(State s) {
+            s.log.deleteOldSegments(0);
+            assertThat(s.log.logStartOffset()).isGreaterThanOrEqualTo(s.logStart).isLessThanOrEqualTo(s.hw);
+            s.logStart = s.log.logStartOffset();
+            s.pruneBelowFirstSegment();
+            s.checkAgainstModel();
+            return s;
+        }
+    }
+
+    record Reopen(boolean flushFirst, boolean fromZero) implements Action<State> {
+        @Override
+        public State run(State s) {
+            if (flushFirst) {
+                s.log.flush();
+                assertThat(s.log.recoveryPoint()).isEqualTo(s.leo);
+            }
+            long recoveryPoint = fromZero ? 0 : s.log.recoveryPoint();
+            s.log.close();
+            s.log = Log.open(s.dir, TP, CONFIG, recoveryPoint, s.logStart, () -> 0L);
+            s.log.updateHighWatermark(s.hw);
+            s.checkAgainstModel();
+            return s;
+        }
+    }
+
+    @Provide
+    Arbitrary<ActionSequence<State>> actions() {
+        Arbitrary<Action<State>> leader = Arbitraries.integers().between(1, 5).flatMap(n ->
+                Arbitraries.of(true, false, false, false, false, false).map(e -> new LeaderAppend(n, e)));
+        Arbitrary<Action<State>> follower = Arbitraries.integers().between(1, 4).list().ofMinSize(1).ofMaxSize(4)
+                .flatMap(sizes -> Arbitraries.of(true, false, false, false).map(e -> new FollowerAppend(sizes, e)));
+        Arbitrary<Action<State>> truncate = Arbitraries.doubles().between(0, 1).map(TruncateTo::new);
+        Arbitrary<Action<State>> hw = Arbitraries.doubles().between(0, 1).map(SetHighWatermark::new);
+        Arbitrary<Action<State>> deleteRecords = Arbitraries.doubles().between(0, 1).map(DeleteRecordsBefore::new);
+        Arbitrary<Action<State>> retention = Arbitraries.just(new Retention());
+        Arbitrary<Action<State>> reopen = Arbitraries.of(true, false, false).flatMap(f ->
+                Arbitraries.of(true, false).map(z -> new Reopen(f, z)));
+        return Arbitraries.sequences(Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(6, leader),
+                net.jqwik.api.Tuple.of(4, follower),
+                net.jqwik.api.Tuple.of(2, truncate),
+                net.jqwik.api.Tuple.of(3, hw),
+                net.jqwik.api.Tuple.of(1, deleteRecords),
+                net.jqwik.api.Tuple.of(1, retention),
+                net.jqwik.api.Tuple.of(1, reopen))).ofSize(25);
+    }
+
+    // Few new epochs and flushes: each is an fsync, and fsyncs dominate the run time.
+    @Property(tries = 100)
+    void log2_3_4_6_7_10_anyInterleavingMatchesTheModel(@ForAll("actions") ActionSequence<State> actions)
+            throws IOException {
+        State state = new State(Files.createTempDirectory("log-model-").resolve(TP.toString()));
+        try {
+            actions.run(state);
+        } finally {
+            state.close();
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package dev.insync.replication.log.segment;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class OffsetIndexTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    @DisplayName("LOG-2 offset index: preallocated, binary-search lookup of the largest offset at most the target, Kafka layout")
+    void lookupAndLayout() throws Exception {
+        Path file = tmp.resolve("00000000000000000100.index");
+        OffsetIndex index = new OffsetIndex(file, 100, 80);
+        assertThat(Files.size(file)).isEqualTo(80);
+        assertThat(index.maxEntries()).isEqualTo(10);
+        assertThat(index.lookup(150)).isEqualTo(new OffsetIndex.Position(100, 0));
+        for (int i = 1; i <= 5; i++) {
+            index.append(100 + 10L * i, 1000 * i);
+        }
+        assertThat(index.lookup(99)).isEqualTo(new OffsetIndex.Position(100, 0));
+        assertThat(index.lookup(109)).isEqualTo(new OffsetIndex.Position(100, 0));
+        assertThat(index.lookup(110)).isEqualTo(new OffsetIndex.Position(110, 1000));
+        assertThat(index.lookup(139)).isEqualTo(new OffsetIndex.Position(130, 3000));
+        assertThat(index.lookup(10_000)).isEqualTo(new OffsetIndex.Position(150, 5000));
+        index.close();
+        assertThat(Files.size(file)).isEqualTo(40);
+        ByteBuffer raw = ByteBuffer.wrap(Files.readAllBytes(file));
+        assertThat(raw.getInt(0)).isEqualTo(10);
+        assertThat(raw.getInt(4)).isEqualTo(1000);
+        assertThat(raw.getInt(32)).isEqualTo(50);
+        assertThat(raw.getInt(36)).isEqualTo(5000);
+    }
+
+    @Test
+    @DisplayName("LOG-2 offset index: full at segment.index.bytes, truncation removes entries at or above the offset")
+    void fullAndTruncate() throws Exception {
+        OffsetIndex index = new OffsetIndex(tmp.resolve("00000000000000000000.index"), 0, 24);
+        index.append(5, 100);
+        index.append(9, 200);
+        index.append(12, 300);
+        assertThat(index.isFull()).isTrue();
+        assertThatThrownBy(() -> index.append(20, 400)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("00000000000000000000.index");
+        index.truncateTo(9);
+        assertThat(index.entries()).isEqualTo(1);
+        index.truncateTo(6);
+        assertThat(index.entries()).isEqualTo(1);
+        index.truncateTo(5);
+        assertThat(index.entries()).isZero();
+        assertThatThrownBy(() -> {
+            index.append(7, 10);
+            index.append(6, 20);
+        }).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    @DisplayName("LOG-7 offset index sanity check: non-increasing entries or positions beyond the log are corrupt")
+    void sanityCheck() throws Exception {
+        Path file = tmp.resolve("00000000000000000000.index");
+        Files.write(file, ByteBuffer.allocate(16).putInt(5).putInt(100).putInt(3).putInt(200).array());
+        OffsetIndex index = new OffsetIndex(file, 0, 1024);
+        assertThat(index.entries()).isEqualTo(2);
+        assertThat(index.sanityCheck(1000)).contains("entry 1");
+        Files.write(file, ByteBuffer.allocate(16).putInt(5).putInt(100).putInt(8).putInt(2000).array());
+        OffsetIndex second = new OffsetIndex(file, 0, 1024);
+        assertThat(second.sanityCheck(1000)).contains("beyond the log size 1000");
+        assertThat(second.sanityCheck(3000)).isNull();
+    }
+
+    @Test
+    @DisplayName("LOG-2 time index: keeps strictly increasing timestamps, reserves a slot for the roll entry")
+    void timeIndex() throws Exception {
+        Path file = tmp.resolve("00000000000000000000.timeindex");
+        TimeIndex index = new TimeIndex(file, 0, 36);
+        assertThat(index.maxEntries()).isEqualTo(3);
+        index.maybeAppend(100, 4, false);
+        index.maybeAppend(100, 6, false);
+        index.maybeAppend(150, 8, false);
+        assertThat(index.entries()).isEqualTo(2);
+        assertThat(index.isFull()).isTrue();
+        index.maybeAppend(200, 9, true);
+        assertThat(index.entries()).isEqualTo(3);
+        assertThat(index.lookup(120)).isEqualTo(new TimeIndex.Entry(100, 4));
+        assertThat(index.lookup(50)).isEqualTo(new TimeIndex.Entry(TimeIndex.NO_TIMESTAMP, 0));
+        index.truncateTo(8);
+        assertThat(index.lastEntry()).isEqualTo(new TimeIndex.Entry(100, 4));
+        index.close();
+        assertThat(Files.size(file)).isEqualTo(12);
+        assertThat(ByteBuffer.wrap(Files.readAllBytes(file)).getLong(0)).isEqualTo(100);
+    }
+
+    @Test
+    @DisplayName("LOG-2 segment files are named by the 20-digit zero-padded base offset")
+    void fileNames() {
+        assertThat(LogSegment.filenamePrefix(0)).isEqualTo("00000000000000000000");
+        assertThat(LogSegment.filenamePrefix(1234567)).isEqualTo("00000000000001234567");
+        assertThat(LogSegment.logFile(tmp, 42).getFileName().toString()).isEqualTo("00000000000000000042.log");
+        assertThat(LogSegment.parseBaseOffset("00000000000000000042.log", ".log")).hasValue(42);
+        assertThat(LogSegment.parseBaseOffset("00000000000000000042.index", ".log")).isEmpty();
+        assertThat(LogSegment.parseBaseOffset("0000000000000000042.log", ".log")).isEmpty();
+        assertThat(LogSegment.parseBaseOffset("0000000000000000004x.log", ".log")).isEmpty();
+    }
+}
