@@ -13,7 +13,12 @@ import dev.insync.replication.testkit.history.Violation;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.testkit.network.LinkConfig;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -22,6 +27,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
 /**
  * The randomized simulation of SPEC §11: one seed, one {@link InMemoryCluster} of N brokers with one
@@ -54,8 +60,8 @@ import java.util.concurrent.CompletableFuture;
  * Then the heal-and-quiesce phase: writes stop, the network heals, paused brokers resume, a pending
  * controlled shutdown finishes, down brokers restart, outstanding produce calls complete, and the run
  * waits (bounded) until every replica is in the ISR with the same LEO and HW; then each broker's
- * final log is recorded. State samples of every live broker are taken at every workload tick (20 to
- * 200 ms of virtual time) and after every fault.
+ * final log is recorded. State samples of every live broker are taken at every workload tick (50 to
+ * 250 ms of virtual time) and after every fault.
  *
  * <p>Everything random comes from the seed: the cluster's event loop uses it, and the workload and
  * fault schedule draw from a second generator derived from it, so the same seed gives the same
@@ -70,12 +76,12 @@ public final class Simulation {
     /** Slack on the client side beyond the produce timeout (the client's own deadline). */
     public static final long COMPLETION_SLACK_MS = TestProducer.CLIENT_DEADLINE_SLACK_MS;
 
-    private static final long TICK_MIN_MS = 20;
-    private static final long TICK_MAX_MS = 200;
-    private static final double SEND_PROBABILITY = 0.2;
-    private static final double POLL_PROBABILITY = 0.15;
-    private static final double FAULT_PROBABILITY = 0.06;
-    private static final double MIN_ISR_CHANGE_PROBABILITY = 0.005;
+    private static final long TICK_MIN_MS = 50;
+    private static final long TICK_MAX_MS = 250;
+    private static final double SEND_PROBABILITY = 0.3;
+    private static final double POLL_PROBABILITY = 0.2;
+    private static final double FAULT_PROBABILITY = 0.08;
+    private static final double MIN_ISR_CHANGE_PROBABILITY = 0.007;
     private static final double MIN_ISR_ONE_PROBABILITY = 0.1;
     private static final long MAX_LINK_DELAY_MS = 60;
     private static final long SAMPLE_INTERVAL_QUIESCE_MS = 200;
@@ -83,6 +89,7 @@ public final class Simulation {
     private final long seed;
     private final SimulationSettings settings;
     private final SplittableRandom random;
+    private final Path dataDir;
     private final InMemoryCluster cluster;
     private final Recorder recorder;
     private final List<Integer> replicas = new ArrayList<>();
@@ -112,7 +119,8 @@ public final class Simulation {
         for (Mutation m : settings.mutations()) {
             builder.mutation(m);
         }
-        this.cluster = builder.build();
+        this.dataDir = scratchDirectory();
+        this.cluster = builder.dataDir(dataDir).build();
         this.recorder = new Recorder(cluster, TOPIC, 0);
         this.minIsr = settings.initialMinIsr();
     }
@@ -124,6 +132,34 @@ public final class Simulation {
             return simulation.execute();
         } finally {
             simulation.cluster.close();
+            deleteRecursively(simulation.dataDir);
+        }
+    }
+
+    /**
+     * A fresh directory for the brokers' logs: on the RAM-backed {@code /dev/shm} when there is one
+     * (the simulation creates, renames and deletes many small files; a disk-backed file system makes
+     * that the main cost), else the default temporary directory.
+     */
+    private static Path scratchDirectory() {
+        try {
+            Path shm = Path.of("/dev/shm");
+            if (Files.isDirectory(shm) && Files.isWritable(shm)) {
+                return Files.createTempDirectory(shm, "insync-sim-");
+            }
+            return Files.createTempDirectory("insync-sim-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a directory for the simulated brokers", e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete the simulation directory " + dir, e);
         }
     }
 
