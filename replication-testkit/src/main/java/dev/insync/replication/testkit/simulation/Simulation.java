@@ -84,6 +84,8 @@ public final class Simulation {
     private static final double MIN_ISR_CHANGE_PROBABILITY = 0.007;
     private static final double MIN_ISR_ONE_PROBABILITY = 0.1;
     private static final long MAX_LINK_DELAY_MS = 60;
+    private static final double ACK_ALIGNED_TICK_PROBABILITY = 0.3;
+    private static final double TARGET_LEADER_PROBABILITY = 0.5;
     private static final long SAMPLE_INTERVAL_QUIESCE_MS = 200;
 
     private final long seed;
@@ -180,7 +182,14 @@ public final class Simulation {
             long end = start + settings.durationMs();
             while (cluster.nowMs() < end) {
                 long tick = Math.min(random.nextLong(TICK_MIN_MS, TICK_MAX_MS + 1), end - cluster.nowMs());
-                cluster.runFor(tick);
+                if (random.nextDouble() < ACK_ALIGNED_TICK_PROBABILITY) {
+                    // End this tick right after the next acknowledgement, so that a fault can hit
+                    // the moment between an ack and the replication behind it.
+                    long ackedBefore = recorder.acked();
+                    cluster.runUntil(() -> recorder.acked() > ackedBefore, tick);
+                } else {
+                    cluster.runFor(tick);
+                }
                 recorder.sample();
                 workload();
                 if (random.nextDouble() < FAULT_PROBABILITY) {
@@ -351,6 +360,12 @@ public final class Simulation {
         List<Integer> isr = cluster.controller().partition(new TopicPartition(TOPIC, 0))
                 .map(PartitionRegistration::isr).orElse(List.of());
         candidates.removeIf(b -> isr.stream().noneMatch(member -> member != b));
+        int leader = cluster.controller().partition(new TopicPartition(TOPIC, 0))
+                .map(PartitionRegistration::leader).orElse(PartitionRegistration.NO_LEADER);
+        if (candidates.contains(leader) && random.nextDouble() < TARGET_LEADER_PROBABILITY) {
+            // The leader is the interesting victim: it holds what nobody else has yet.
+            return List.of(leader);
+        }
         return candidates;
     }
 
