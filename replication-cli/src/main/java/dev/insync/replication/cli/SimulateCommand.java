@@ -46,6 +46,7 @@ import java.util.concurrent.Future;
 public final class SimulateCommand implements Callable<Integer> {
 
     private static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
+    private static final String LOG_FILE_PROPERTY = "org.slf4j.simpleLogger.logFile";
 
     @Spec
     private CommandSpec spec;
@@ -82,6 +83,10 @@ public final class SimulateCommand implements Callable<Integer> {
         if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
             // Brokers log every truncation and leader change at INFO: thousands of lines per seed.
             System.setProperty(LOG_LEVEL_PROPERTY, "warn");
+        }
+        if (System.getProperty(LOG_FILE_PROPERTY) == null) {
+            // Keep stdout to one line per seed (and JSON with --json); the brokers' warnings go to stderr.
+            System.setProperty(LOG_FILE_PROPERTY, "System.err");
         }
         long[] range = parseSeeds();
         SimulationSettings settings = settings();

@@ -52,6 +52,11 @@ import java.util.stream.Stream;
  *       then survives in the page cache of the other ISR members, whereas two power losses that take
  *       away the only flushed-or-cached copies is a loss Kafka does not promise to survive (flushing
  *       is left to replication, {@code flush.messages} = Long.MAX_VALUE);</li>
+ *   <li>a crash only while another ISR member is running and in touch with the controller, and no
+ *       pause or isolation while a broker is down: an unclean restart drops a broker from the ISR
+ *       and the ELR (LDR-5), so crashing the last eligible replica (or letting the controller fence
+ *       the other one meanwhile) leaves the partition offline until an unclean election, and Kafka
+ *       promises no availability there;</li>
  *   <li>network cuts between brokers, one-way or two-way, a broker isolated from everyone (the
  *       controller and clients included), and heals;</li>
  *   <li>slow links: every link's delay drawn from {@code [1, D]} ms for a while (not in the history,
@@ -100,6 +105,7 @@ public final class Simulation {
     private final Map<String, CompletableFuture<?>> inFlight = new TreeMap<>();
     private final Map<String, Integer> sequence = new HashMap<>();
     private final List<Violation> extraViolations = new ArrayList<>();
+    private final java.util.Set<Integer> isolated = new java.util.TreeSet<>();
     private int minIsr;
     private boolean networkCut;
     private boolean slowLinks;
@@ -290,7 +296,7 @@ public final class Simulation {
             return;
         }
         List<Integer> running = brokersIn("RUNNING");
-        if (notRunning() < 2 && !running.isEmpty()) {
+        if (notRunning() < 2 && !running.isEmpty() && !crashInProgress()) {
             int b = pick(running);
             cluster.pause(b);
             recorder.fault("pause", List.of(b));
@@ -346,10 +352,10 @@ public final class Simulation {
     }
 
     /**
-     * Brokers that may go down now: running (or also paused), and not the last ISR member at the
-     * controller. An unclean restart removes a broker from the ISR and the ELR (LDR-5), so crashing
-     * the only ISR member leaves the partition without an eligible leader until an unclean election,
-     * which this model excludes: Kafka promises no availability there.
+     * Brokers that may go down now: running (or also paused), with another ISR member at the
+     * controller that stays eligible. An unclean restart removes a broker from the ISR and the ELR
+     * (LDR-5), so crashing the last eligible replica leaves the partition without a leader until an
+     * unclean election, which this model excludes: Kafka promises no availability there.
      */
     private List<Integer> crashable(boolean pausedToo) {
         List<Integer> candidates = new ArrayList<>(brokersIn("RUNNING"));
@@ -359,7 +365,10 @@ public final class Simulation {
         candidates.sort(null);
         List<Integer> isr = cluster.controller().partition(new TopicPartition(TOPIC, 0))
                 .map(PartitionRegistration::isr).orElse(List.of());
-        candidates.removeIf(b -> isr.stream().noneMatch(member -> member != b));
+        // Another ISR member must stay eligible while this one is down: running, not shutting
+        // down, and in touch with the controller (a fenced one would be dropped from the ISR).
+        candidates.removeIf(b -> isr.stream().noneMatch(member -> member != b && member != shuttingDown
+                && "RUNNING".equals(cluster.brokerStatus(member)) && !isolated.contains(member)));
         int leader = cluster.controller().partition(new TopicPartition(TOPIC, 0))
                 .map(PartitionRegistration::leader).orElse(PartitionRegistration.NO_LEADER);
         if (candidates.contains(leader) && random.nextDouble() < TARGET_LEADER_PROBABILITY) {
@@ -367,6 +376,12 @@ public final class Simulation {
             return List.of(leader);
         }
         return candidates;
+    }
+
+    /** Whether a broker is down or shutting down: then no other broker is paused or isolated. */
+    private boolean crashInProgress() {
+        pollShutdown();
+        return shuttingDown >= 0 || !brokersIn("DOWN").isEmpty();
     }
 
     /** Notices a controlled shutdown that has finished. */
@@ -386,6 +401,7 @@ public final class Simulation {
         if (networkCut && random.nextDouble() < 0.4) {
             cluster.heal();
             networkCut = false;
+            isolated.clear();
             recorder.fault("heal", List.of());
             return;
         }
@@ -401,8 +417,16 @@ public final class Simulation {
                 recorder.fault("partition", List.of(a, b));
             }
             default -> {
-                cluster.isolate(a);
-                recorder.fault("partition", List.of(a));
+                if (crashInProgress()) {
+                    // Isolation also cuts the controller off: it would fence the broker the
+                    // partition relies on while another is down (see crashable()).
+                    cluster.partition(a, b);
+                    recorder.fault("partition", List.of(a, b));
+                } else {
+                    cluster.isolate(a);
+                    isolated.add(a);
+                    recorder.fault("partition", List.of(a));
+                }
             }
         }
         networkCut = true;
@@ -428,6 +452,7 @@ public final class Simulation {
         if (networkCut) {
             cluster.heal();
             networkCut = false;
+            isolated.clear();
             recorder.fault("heal", List.of());
         }
         if (slowLinks) {
