@@ -27,6 +27,7 @@ import java.util.Properties;
         versionProvider = InsyncCli.Version.class,
         description = "Kafka-style partition replication as a library: tools and demos.",
         subcommands = {
+                ScenarioCommand.class,
                 DumpLogCommand.class,
         })
 public final class InsyncCli implements Runnable {

@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -65,6 +66,7 @@ public final class LogDirectory implements Closeable {
 
     private final Path dir;
     private final LogConfig defaultConfig;
+    private final LongSupplier clockMs;
     private final DirectoryLock lock;
     private final OffsetCheckpointFile highWatermarkCheckpoint;
     private final OffsetCheckpointFile recoveryPointCheckpoint;
@@ -79,7 +81,8 @@ public final class LogDirectory implements Closeable {
     private final Object lifecycleLock = new Object();
     private volatile boolean closed;
 
-    private LogDirectory(Path dir, LogConfig defaultConfig, DirectoryLock lock) {
+    private LogDirectory(Path dir, LogConfig defaultConfig, LongSupplier clockMs, DirectoryLock lock) {
+        this.clockMs = clockMs;
         this.dir = dir;
         this.defaultConfig = defaultConfig;
         this.lock = lock;
@@ -103,12 +106,21 @@ public final class LogDirectory implements Closeable {
      *                      file and line) or a log cannot be opened
      */
     public static LogDirectory open(Path dir, LogConfig defaultConfig) {
+        return open(dir, defaultConfig, System::currentTimeMillis);
+    }
+
+    /**
+     * As {@link #open(Path, LogConfig)}, with the clock every log reads for log-append time and
+     * {@code flush.ms} (a simulator passes its virtual clock).
+     */
+    public static LogDirectory open(Path dir, LogConfig defaultConfig, LongSupplier clockMs) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(defaultConfig, "defaultConfig");
+        Objects.requireNonNull(clockMs, "clockMs");
         DirectoryLock lock = DirectoryLock.acquire(dir);
         LogDirectory logDir = null;
         try {
-            logDir = new LogDirectory(lock.dir(), defaultConfig, lock);
+            logDir = new LogDirectory(lock.dir(), defaultConfig, clockMs, lock);
             logDir.loadLogs();
             log.info("Opened log directory {} with {} logs; previous shutdown was {}", logDir.dir, logDir.logs.size(),
                     logDir.previousCleanShutdownBrokerEpoch.isPresent() ? "clean" : "unclean");
@@ -164,7 +176,7 @@ public final class LogDirectory implements Closeable {
 
     private Log openLog(Path logDir, TopicPartition tp, LogConfig config, long recoveryPoint, long logStartOffset) {
         try {
-            return Log.open(logDir, tp, config, recoveryPoint, logStartOffset);
+            return Log.open(logDir, tp, config, recoveryPoint, logStartOffset, clockMs);
         } catch (ApiException e) {
             throw e;
         } catch (RuntimeException e) {

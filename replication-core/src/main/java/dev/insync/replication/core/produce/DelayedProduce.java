@@ -36,10 +36,10 @@ public final class DelayedProduce extends DelayedOperation {
     /** One partition's wait. */
     private static final class Status {
         final long requiredOffset;
-        volatile ProducePartitionResult result;
+        volatile ProduceResult result;
         volatile boolean acksPending;
 
-        Status(long requiredOffset, ProducePartitionResult initial) {
+        Status(long requiredOffset, ProduceResult initial) {
             this.requiredOffset = requiredOffset;
             if (initial.error() == Errors.NONE) {
                 // PRO-3: the timeout error is preset and cleared when the acks arrive
@@ -58,12 +58,12 @@ public final class DelayedProduce extends DelayedOperation {
      * @param requiredOffset the last appended offset + 1 (the HW must reach it)
      * @param appendResult   the local append's result (an error here means nothing to wait for)
      */
-    public record PartitionWait(long requiredOffset, ProducePartitionResult appendResult) {
+    public record PartitionWait(long requiredOffset, ProduceResult appendResult) {
     }
 
     private final Map<TopicPartition, Status> statuses;
     private final Function<TopicPartition, Optional<Partition>> partitions;
-    private final CompletableFuture<Map<TopicPartition, ProducePartitionResult>> result = new CompletableFuture<>();
+    private final CompletableFuture<Map<TopicPartition, ProduceResult>> result = new CompletableFuture<>();
 
     /**
      * @param timeoutMs   the request's timeout (PRO-3)
@@ -89,7 +89,7 @@ public final class DelayedProduce extends DelayedOperation {
     }
 
     /** Completes exactly once with every partition's answer (PRO-5). */
-    public CompletableFuture<Map<TopicPartition, ProducePartitionResult>> result() {
+    public CompletableFuture<Map<TopicPartition, ProduceResult>> result() {
         return result;
     }
 
@@ -128,7 +128,7 @@ public final class DelayedProduce extends DelayedOperation {
 
     @Override
     public void onComplete() {
-        Map<TopicPartition, ProducePartitionResult> answer = new LinkedHashMap<>();
+        Map<TopicPartition, ProduceResult> answer = new LinkedHashMap<>();
         statuses.forEach((tp, status) -> answer.put(tp, status.result));
         result.complete(Collections.unmodifiableMap(answer));
     }

@@ -11,10 +11,9 @@ import java.util.function.Function;
  * A long-poll fetch parked until enough bytes are readable, an error or divergence appears, or
  * {@code maxWaitMs} passes (FET-5). Re-reads never update follower state (FET-4).
  *
- * <p>Unlike {@link dev.insync.replication.core.fetch.DelayedFetch}, whose re-read knows only the
- * partitions, every read here goes through the broker's own read, so a partition that is not
- * hosted answers per FET-2 (NOT_LEADER_OR_FOLLOWER for a known topic) and an I/O failure during a
- * re-read takes only that partition offline (§9) instead of escaping into the appending thread.
+ * <p>Every re-read goes through the broker's own read, so a partition that is no longer hosted
+ * answers per FET-2 (NOT_LEADER_OR_FOLLOWER for a known topic) and an I/O failure during a re-read
+ * takes only that partition offline (§9) instead of escaping into the appending thread.
  */
 final class DelayedFetch extends DelayedOperation {
 

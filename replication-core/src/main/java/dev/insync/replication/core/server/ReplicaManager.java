@@ -6,6 +6,7 @@ import dev.insync.replication.core.config.TopicConfigs;
 import dev.insync.replication.core.fetcher.FetcherConfig;
 import dev.insync.replication.core.fetcher.FetcherListener;
 import dev.insync.replication.core.fetcher.FetcherManager;
+import dev.insync.replication.core.fetcher.FollowerPartition;
 import dev.insync.replication.core.fetcher.InitialFetchState;
 import dev.insync.replication.core.metadata.BrokerRegistration;
 import dev.insync.replication.core.metadata.ControllerChannel;
@@ -20,7 +21,7 @@ import dev.insync.replication.core.partition.PartitionListener;
 import dev.insync.replication.core.partition.PartitionSettings;
 import dev.insync.replication.core.partition.ReplicaEligibility;
 import dev.insync.replication.core.produce.DelayedProduce;
-import dev.insync.replication.core.produce.ProducePartitionResult;
+import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
@@ -158,6 +159,13 @@ public final class ReplicaManager {
         long hwIntervalMs = config.replicaHighWatermarkCheckpointIntervalMs();
         periodicTasks.add(scheduler.schedulePeriodically(backgroundExecutor, this::checkpointHighWatermarks,
                 hwIntervalMs, hwIntervalMs));
+        long flushMs = config.logConfig().flushMs();
+        if (flushMs < Long.MAX_VALUE) {
+            // LOG-11: a quiet log gets no append to trigger its flush.ms flush.
+            long intervalMs = Math.max(1L, flushMs);
+            periodicTasks.add(scheduler.schedulePeriodically(backgroundExecutor, this::flushDueLogs, intervalMs,
+                    intervalMs));
+        }
         metrics.registerGauge(ReplicationMetrics.UNDER_REPLICATED_PARTITIONS,
                 () -> partitions.values().stream().filter(Partition::isUnderReplicated).count());
         metrics.registerGauge(ReplicationMetrics.UNDER_MIN_ISR_PARTITION_COUNT,
@@ -264,11 +272,7 @@ public final class ReplicaManager {
         }
         // PRO-3: park until the HW passes every appended partition; failed ones keep their error.
         DelayedProduce delayed = new DelayedProduce(timeoutMs, waits, this::onlinePartition);
-        delayed.result().thenAccept(answer -> {
-            Map<TopicPartition, ProduceResult> out = new LinkedHashMap<>();
-            answer.forEach((tp, r) -> out.put(tp, new ProduceResult(r.error(), r.baseOffset(), r.logAppendTimeMs())));
-            future.complete(Collections.unmodifiableMap(out));
-        });
+        delayed.result().thenAccept(answer -> future.complete(Collections.unmodifiableMap(new LinkedHashMap<>(answer))));
         try {
             producePurgatory.tryCompleteElseWatch(delayed, delayed.keys());
         } catch (IllegalStateException shuttingDown) {
@@ -282,7 +286,7 @@ public final class ReplicaManager {
         ProduceResult result = tryAppendToLeader(tp, records, requiredAcks, waits);
         if (result.error() != Errors.NONE) {
             // Nothing to wait for; DelayedProduce keeps this error as the partition's answer.
-            waits.put(tp, new DelayedProduce.PartitionWait(-1L, ProducePartitionResult.failed(result.error())));
+            waits.put(tp, new DelayedProduce.PartitionWait(-1L, ProduceResult.failed(result.error())));
         }
         return result;
     }
@@ -313,8 +317,7 @@ public final class ReplicaManager {
             producePurgatory.checkAndComplete(tp);
         }
         ProduceResult appended = new ProduceResult(Errors.NONE, info.firstOffset(), info.logAppendTimeMs());
-        waits.put(tp, new DelayedProduce.PartitionWait(info.lastOffset() + 1,
-                new ProducePartitionResult(Errors.NONE, appended.baseOffset(), appended.logAppendTimeMs())));
+        waits.put(tp, new DelayedProduce.PartitionWait(info.lastOffset() + 1, appended));
         return appended;
     }
 
@@ -509,7 +512,7 @@ public final class ReplicaManager {
             toWake.add(tp);
             stopFetching.add(tp);
             if (registration.leader() != PartitionRegistration.NO_LEADER) {
-                PartitionFollower follower = new PartitionFollower(partition);
+                FollowerPartition follower = partition.asFollowerPartition();
                 startFetching.put(tp, new InitialFetchState(follower, registration.leader(),
                         registration.leaderEpoch(), FetcherManager.initialFetchOffset(follower)));
                 stopFetching.remove(tp);
@@ -555,6 +558,25 @@ public final class ReplicaManager {
             if (partition.isLeader() && !partition.isOffline()) {
                 partition.maybeShrinkIsr(nowMs);
             }
+        }
+    }
+
+    /** LOG-11: the body of the flush.ms task; a storage failure takes that partition offline (§9). */
+    void flushDueLogs() {
+        if (logDirOffline || shutDown) {
+            return;
+        }
+        for (Partition partition : sortedPartitions()) {
+            if (partition.isOffline()) {
+                continue;
+            }
+            logDirectory.log(partition.topicPartition()).ifPresent(log -> {
+                try {
+                    log.flushIfDue();
+                } catch (ApiException e) {
+                    handleStorageFailure(partition.topicPartition(), e);
+                }
+            });
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.insync.replication.core.partition;
 
 import dev.insync.replication.core.produce.DelayedProduce;
-import dev.insync.replication.core.produce.ProducePartitionResult;
+import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.LogAppendInfo;
@@ -26,7 +26,7 @@ class DelayedProduceTest {
     private DelayedProduce produceAll(PartitionFixture f, int n) {
         LogAppendInfo info = f.partition.appendRecordsToLeader(InMemoryLocalLog.records(n), -1).info();
         DelayedProduce op = new DelayedProduce(30_000L, Map.of(TP, new DelayedProduce.PartitionWait(info.lastOffset() + 1,
-                new ProducePartitionResult(Errors.NONE, info.firstOffset(), -1L))), tp -> Optional.of(f.partition));
+                new ProduceResult(Errors.NONE, info.firstOffset(), -1L))), tp -> Optional.of(f.partition));
         purgatory.tryCompleteElseWatch(op, op.keys());
         return op;
     }
@@ -46,7 +46,7 @@ class DelayedProduceTest {
         var r3 = f.followerFetch(3, 3);
         assertThat(r3.highWatermarkIncreased()).isTrue();
         purgatory.checkAndComplete(TP);
-        assertThat(op.result()).isCompletedWithValue(Map.of(TP, new ProducePartitionResult(Errors.NONE, 0L, -1L)));
+        assertThat(op.result()).isCompletedWithValue(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L)));
     }
 
     @Test
@@ -95,13 +95,13 @@ class DelayedProduceTest {
         TopicPartition other = new TopicPartition("rep", 1);
         LogAppendInfo info = f.partition.appendRecordsToLeader(InMemoryLocalLog.records(1), -1).info();
         DelayedProduce op = new DelayedProduce(30_000L, Map.of(
-                TP, new DelayedProduce.PartitionWait(info.lastOffset() + 1, new ProducePartitionResult(Errors.NONE, 0, -1)),
-                other, new DelayedProduce.PartitionWait(0, ProducePartitionResult.failed(Errors.NOT_ENOUGH_REPLICAS))),
+                TP, new DelayedProduce.PartitionWait(info.lastOffset() + 1, new ProduceResult(Errors.NONE, 0, -1)),
+                other, new DelayedProduce.PartitionWait(0, ProduceResult.failed(Errors.NOT_ENOUGH_REPLICAS))),
                 tp -> tp.equals(TP) ? Optional.of(f.partition) : Optional.empty());
         purgatory.tryCompleteElseWatch(op, op.keys());
         bothFetch(f, 1);
         purgatory.checkAndComplete(TP);
-        Map<TopicPartition, ProducePartitionResult> answer = op.result().join();
+        Map<TopicPartition, ProduceResult> answer = op.result().join();
         assertThat(answer.get(TP).error()).isEqualTo(Errors.NONE);
         assertThat(answer.get(other).error()).isEqualTo(Errors.NOT_ENOUGH_REPLICAS);
         timer.expireAll();
@@ -113,9 +113,9 @@ class DelayedProduceTest {
     @DisplayName("PRO-5 a partition no longer hosted answers NOT_LEADER_OR_FOLLOWER")
     void pro5NotHosted() {
         DelayedProduce op = new DelayedProduce(30_000L, Map.of(TP, new DelayedProduce.PartitionWait(5,
-                new ProducePartitionResult(Errors.NONE, 4, -1))), tp -> Optional.empty());
+                new ProduceResult(Errors.NONE, 4, -1))), tp -> Optional.empty());
         assertThat(purgatory.tryCompleteElseWatch(op, op.keys())).isTrue();
-        assertThat(op.result().join().get(TP)).isEqualTo(new ProducePartitionResult(Errors.NOT_LEADER_OR_FOLLOWER, 4, -1));
+        assertThat(op.result().join().get(TP)).isEqualTo(new ProduceResult(Errors.NOT_LEADER_OR_FOLLOWER, 4, -1));
     }
 
     private static void bothFetch(PartitionFixture f, long offset) {

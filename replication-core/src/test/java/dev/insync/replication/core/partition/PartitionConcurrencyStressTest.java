@@ -3,7 +3,7 @@ package dev.insync.replication.core.partition;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.produce.DelayedProduce;
-import dev.insync.replication.core.produce.ProducePartitionResult;
+import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.time.ThreadScheduler;
@@ -111,7 +111,7 @@ class PartitionConcurrencyStressTest {
 
         Map<Integer, AtomicLong> trueLeo = Map.of(2, new AtomicLong(), 3, new AtomicLong());
         List<String> violations = new CopyOnWriteArrayList<>();
-        List<CompletableFuture<Map<TopicPartition, ProducePartitionResult>>> futures = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<Map<TopicPartition, ProduceResult>>> futures = new CopyOnWriteArrayList<>();
         Map<Errors, AtomicInteger> outcomes = new ConcurrentHashMap<>();
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
@@ -128,7 +128,7 @@ class PartitionConcurrencyStressTest {
                     }
                     long required = info.lastOffset() + 1;
                     DelayedProduce op = new DelayedProduce(PRODUCE_TIMEOUT_MS, Map.of(TP, new DelayedProduce.PartitionWait(
-                            required, new ProducePartitionResult(Errors.NONE, info.firstOffset(), -1L))),
+                            required, new ProduceResult(Errors.NONE, info.firstOffset(), -1L))),
                             tp -> Optional.of(partition));
                     futures.add(op.result().whenComplete((r, t) -> {
                         Errors error = r.get(TP).error();

@@ -3,7 +3,7 @@ package dev.insync.replication.core.partition;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.produce.DelayedProduce;
-import dev.insync.replication.core.produce.ProducePartitionResult;
+import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
 import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
@@ -139,7 +139,7 @@ class PartitionStateMachinePropertyTest {
                     if (a.acks() == -1) {
                         long required = info.lastOffset() + 1;
                         DelayedProduce op = new DelayedProduce(30_000L, Map.of(TP, new DelayedProduce.PartitionWait(required,
-                                new ProducePartitionResult(Errors.NONE, info.firstOffset(), -1))), tp -> Optional.of(f.partition));
+                                new ProduceResult(Errors.NONE, info.firstOffset(), -1))), tp -> Optional.of(f.partition));
                         // PRO-3: at the moment it completes with NONE, the HW and every maximal-ISR member's true LEO cover it
                         op.result().thenAccept(r -> {
                             if (r.get(TP).error() == Errors.NONE) {

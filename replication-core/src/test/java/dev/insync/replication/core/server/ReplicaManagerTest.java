@@ -1,5 +1,6 @@
 package dev.insync.replication.core.server;
 
+import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.fetcher.FetcherManager;
 import dev.insync.replication.core.fetcher.PartitionFetchState;
@@ -199,6 +200,19 @@ class ReplicaManagerTest {
         cluster.stop(2, false);
         ReplicaManager restarted = cluster.start(2);
         assertThat(restarted.partition(REP0).orElseThrow().highWatermark()).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("LOG-11 with flush.ms set, a quiet log is flushed by the broker's periodic task")
+    void log11FlushMsFlushesQuietLogs() {
+        cluster(ReplicationConfig.builder().replicaLagTimeMaxMs(5000).set("flush.ms", 1000).build(), 1);
+        cluster.setPartition(REP0, List.of(1), List.of(1), 1, 0, 0);
+        cluster.run(0);
+        rm(1).produce(Map.of(REP0, records("a", "b")), 1, 30_000);
+        dev.insync.replication.log.Log log = rm(1).logDirectory().log(REP0).orElseThrow();
+        assertThat(log.recoveryPoint()).isZero();
+        cluster.run(2_100);
+        assertThat(log.recoveryPoint()).isEqualTo(2);
     }
 
     @Test

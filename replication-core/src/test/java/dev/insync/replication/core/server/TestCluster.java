@@ -117,7 +117,8 @@ final class TestCluster {
     }
 
     ReplicaManager start(int brokerId) {
-        LogDirectory dir = LogDirectory.open(root.resolve("broker-" + brokerId), config.logConfig());
+        LogDirectory dir = LogDirectory.open(root.resolve("broker-" + brokerId), config.logConfig(),
+                scheduler.time()::milliseconds);
         brokerEpochs.merge(brokerId, 1L, Long::sum); // a new incarnation, a new broker epoch
         InMemoryReplicationMetrics m = new InMemoryReplicationMetrics();
         metrics.put(brokerId, m);

@@ -4,8 +4,8 @@ import dev.insync.replication.core.broker.BrokerLifecycleManager;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
 import dev.insync.replication.core.partition.Partition;
+import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchResponse;
-import dev.insync.replication.core.server.ProduceResult;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.Errors;
@@ -94,7 +94,7 @@ final class ClusterBroker {
         }
         incarnation++;
         Scheduler scheduler = runtime.forNode(node);
-        logDirectory = LogDirectory.open(dataDir, config.logConfig());
+        logDirectory = LogDirectory.open(dataDir, config.logConfig(), scheduler.time()::milliseconds);
         long previousEpoch = logDirectory.previousCleanShutdownBrokerEpoch().orElse(BrokerLifecycleManager.NO_EPOCH);
         metrics = new InMemoryReplicationMetrics();
         MetadataDeltaSequencer[] sequencerRef = new MetadataDeltaSequencer[1];

@@ -9,15 +9,15 @@ import dev.insync.replication.log.Errors;
  * @param baseOffset       offset of the first appended record, -1 if nothing was appended
  * @param logAppendTimeMs  log-append time if the topic uses it, else -1
  */
-public record ProducePartitionResult(Errors error, long baseOffset, long logAppendTimeMs) {
+public record ProduceResult(Errors error, long baseOffset, long logAppendTimeMs) {
 
     /** A failed answer. */
-    public static ProducePartitionResult failed(Errors error) {
-        return new ProducePartitionResult(error, -1L, -1L);
+    public static ProduceResult failed(Errors error) {
+        return new ProduceResult(error, -1L, -1L);
     }
 
     /** This answer with another error (offsets kept: the records may already be in the leader's log, PRO-3). */
-    public ProducePartitionResult withError(Errors newError) {
-        return new ProducePartitionResult(newError, baseOffset, logAppendTimeMs);
+    public ProduceResult withError(Errors newError) {
+        return new ProduceResult(newError, baseOffset, logAppendTimeMs);
     }
 }

@@ -1,0 +1,280 @@
+package dev.insync.replication.testkit.scenario;
+
+import dev.insync.replication.core.config.ReplicationConfig;
+import dev.insync.replication.core.partition.LocalLog;
+import dev.insync.replication.core.partition.Partition;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.record.Record;
+import dev.insync.replication.log.record.RecordBatch;
+import dev.insync.replication.testkit.cluster.ClusterAdmin;
+import dev.insync.replication.testkit.cluster.InMemoryCluster;
+import dev.insync.replication.testkit.cluster.ProduceOutcome;
+import dev.insync.replication.testkit.cluster.TestProducer;
+import dev.insync.replication.testkit.network.LinkConfig;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * One run of a scenario: the cluster, the printed trace, the numbers and the expectations. Every wait
+ * runs the simulation one event at a time, sampling the {@link LogLineObserver} between events, and is
+ * bounded in virtual time.
+ */
+final class ScenarioRun implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ScenarioRun.class);
+
+    /**
+     * Link delays of every scenario: a little jitter drawn from the seeded source, so that the seed
+     * matters and nothing depends on exact timings.
+     */
+    static final LinkConfig LINKS = LinkConfig.uniform(1, 3);
+    /** Longest a produce round trip takes when nothing waits: request and response over one link each. */
+    static final long ROUND_TRIP_MS = 2 * LINKS.maxDelayMs();
+    /** Bytes one read of a log dump asks for (at least one batch is returned regardless). */
+    private static final int MAX_DUMP_BYTES = 1024 * 1024;
+
+    private final String scenario;
+    private final InMemoryCluster cluster;
+    private final LogLineObserver observer;
+    private final Consumer<String> printer;
+    private final List<String> lines = new ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
+    private final Map<String, Object> data = new LinkedHashMap<>();
+
+    /**
+     * A builder for the scenarios' three-broker cluster: seeded, with {@link #LINKS}, the lag, and the
+     * data directory if one was given (which must be new or empty: a scenario starts from nothing).
+     */
+    static InMemoryCluster.Builder clusterBuilder(ScenarioSettings settings, long lagMs) {
+        InMemoryCluster.Builder builder = InMemoryCluster.builder().brokers(3).seed(settings.seed()).links(LINKS)
+                .config(ReplicationConfig.REPLICA_LAG_TIME_MAX_MS, lagMs);
+        settings.dataDir().ifPresent(dir -> builder.dataDir(requireEmpty(dir)));
+        return builder;
+    }
+
+    /** {@code dir} if it does not exist or is an empty directory. */
+    static Path requireEmpty(Path dir) {
+        if (Files.exists(dir)) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalArgumentException("Data directory " + dir
+                            + " is not empty; a scenario needs a new or empty directory");
+                }
+            } catch (IOException e) {
+                throw new IllegalArgumentException("Data directory " + dir + " cannot be listed: " + e.getMessage(), e);
+            }
+        }
+        return dir;
+    }
+
+    ScenarioRun(String scenario, InMemoryCluster cluster, TopicPartition watched, Consumer<String> printer) {
+        this.scenario = scenario;
+        this.cluster = cluster;
+        this.observer = new LogLineObserver(cluster, watched);
+        this.printer = Objects.requireNonNull(printer, "printer");
+    }
+
+    InMemoryCluster cluster() {
+        return cluster;
+    }
+
+    ClusterAdmin admin() {
+        return cluster.admin();
+    }
+
+    LogLineObserver observer() {
+        return observer;
+    }
+
+    // ------------------------------------------------------------------------------------ output
+
+    void line(String text) {
+        lines.add(text);
+        printer.accept(text);
+    }
+
+    void section(String title) {
+        line("=== " + title);
+    }
+
+    /** The describe line(s) of a topic in the seed's single-spaced form. */
+    void describe(String topic) {
+        cluster.controller().describeCompact(topic).lines().forEach(this::line);
+    }
+
+    void put(String key, Object value) {
+        data.put(key, value);
+    }
+
+    /** Records a failure unless {@code expected} equals {@code actual}. */
+    void expect(String what, Object expected, Object actual) {
+        if (!Objects.equals(expected, actual)) {
+            failures.add(what + ": expected " + expected + " but was " + actual);
+        }
+    }
+
+    /** Records {@code what} as a failure unless {@code ok}. */
+    void check(boolean ok, String what) {
+        if (!ok) {
+            failures.add(what);
+        }
+    }
+
+    /** Prints the log lines {@code brokerId} produced since line index {@code from} of the observer. */
+    void printLogLines(int from, int brokerId, String heading) {
+        line("--- " + heading + " (lines rebuilt from the broker's state between simulated events)");
+        observer.linesSince(from, brokerId).forEach(l -> line(l.text()));
+    }
+
+    int logMark() {
+        return observer.lines().size();
+    }
+
+    // -------------------------------------------------------------------------------------- time
+
+    /** Virtual wall-clock milliseconds. */
+    long nowMs() {
+        return cluster.loop().time().milliseconds();
+    }
+
+    void runFor(long ms) {
+        cluster.runUntil(() -> {
+            observer.sample();
+            return false;
+        }, ms);
+        observer.sample();
+    }
+
+    /** Runs until {@code condition} holds, at most {@code timeoutMs}; returns whether it holds. */
+    boolean runUntil(BooleanSupplier condition, long timeoutMs) {
+        boolean held = cluster.runUntil(() -> {
+            observer.sample();
+            return condition.getAsBoolean();
+        }, timeoutMs);
+        observer.sample();
+        return held;
+    }
+
+    /** Like {@link #runUntil} but stops the scenario if the condition does not hold in time. */
+    void require(BooleanSupplier condition, long timeoutMs, String what) {
+        if (!runUntil(condition, timeoutMs)) {
+            throw new ScenarioAbortedException(what + " did not happen within " + timeoutMs + " ms of virtual time");
+        }
+    }
+
+    <T> T await(CompletableFuture<T> future, long timeoutMs, String what) {
+        require(future::isDone, timeoutMs, what);
+        return future.join();
+    }
+
+    /** Sends one record and waits for its outcome, at most the request's timeout plus a round trip. */
+    ProduceOutcome produce(TestProducer producer, String topic, String value, int acks, long timeoutMs) {
+        return await(producer.send(topic, 0, null, value, acks, timeoutMs),
+                timeoutMs + TestProducer.CLIENT_DEADLINE_SLACK_MS + ROUND_TRIP_MS,
+                "the " + (acks == -1 ? "acks=all" : "acks=" + acks) + " send of " + value);
+    }
+
+    // ------------------------------------------------------------------------------------ result
+
+    ScenarioResult finish(RuntimeException aborted) {
+        if (aborted != null) {
+            String why = aborted instanceof ScenarioAbortedException ? aborted.getMessage() : aborted.toString();
+            if (!(aborted instanceof ScenarioAbortedException)) {
+                LOG.warn("Scenario {} stopped by an exception", scenario, aborted);
+            }
+            failures.add("aborted: " + why);
+            line("!!! scenario aborted: " + why);
+        }
+        if (!cluster.loop().taskFailures().isEmpty()) {
+            failures.add(cluster.loop().taskFailures().size() + " simulated task(s) failed, first: "
+                    + cluster.loop().taskFailures().get(0));
+        }
+        if (failures.isEmpty()) {
+            line("--- " + scenario + ": as in the seed");
+        } else {
+            line("--- " + scenario + ": " + failures.size() + " expectation(s) failed:");
+            failures.forEach(f -> line("    " + f));
+        }
+        return new ScenarioResult(scenario, lines, data, failures);
+    }
+
+    @Override
+    public void close() {
+        cluster.close();
+    }
+
+    /**
+     * A running broker's log of {@code topic}-0 the way the seed shows {@code kafka-dump-log.sh
+     * --print-data-log}: {@code batch offsets 0-9 (count 10) partitionLeaderEpoch=0}, then
+     * {@code offset 0: ok-1} per record.
+     */
+    List<String> batchLines(int brokerId, String topic) {
+        LocalLog log = admin().partitionState(brokerId, topic, 0).map(Partition::localLog)
+                .orElseThrow(() -> new ScenarioAbortedException("broker " + brokerId + " does not host " + topic + "-0"));
+        List<String> out = new ArrayList<>();
+        long offset = log.logStartOffset();
+        long end = log.logEndOffset();
+        while (offset < end) {
+            long next = offset;
+            for (RecordBatch batch : log.read(offset, MAX_DUMP_BYTES, end).records().batches()) {
+                out.add("batch offsets " + batch.baseOffset() + "-" + batch.lastOffset() + " (count " + batch.recordCount()
+                        + ") partitionLeaderEpoch=" + batch.partitionLeaderEpoch());
+                for (Record r : batch.records()) {
+                    out.add("offset " + r.offset() + ": " + utf8(r.value()));
+                }
+                next = batch.nextOffset();
+            }
+            if (next == offset) {
+                throw new ScenarioAbortedException("no batch at offset " + offset + " of " + topic + "-0 on broker " + brokerId);
+            }
+            offset = next;
+        }
+        return out;
+    }
+
+    private static String utf8(ByteBuffer value) {
+        if (value == null) {
+            return "null";
+        }
+        byte[] bytes = new byte[value.remaining()];
+        value.duplicate().get(bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** {@code text} without its version and count lines: the entries of a checkpoint file, one per line. */
+    static List<String> checkpointEntries(String text) {
+        List<String> all = text.lines().toList();
+        return all.size() <= 2 ? List.of() : all.subList(2, all.size());
+    }
+
+    /** A checkpoint file's text on one line, as the seed shows it ({@code 0 2 0 0 1 10}). */
+    static String oneLine(String text) {
+        return String.join(" ", text.strip().split("\\s+"));
+    }
+
+    static String exceptionName(Errors error) {
+        StringBuilder name = new StringBuilder();
+        for (String word : error.name().split("_")) {
+            name.append(word.charAt(0)).append(word.substring(1).toLowerCase(Locale.ROOT));
+        }
+        return name.append("Exception").toString();
+    }
+}
