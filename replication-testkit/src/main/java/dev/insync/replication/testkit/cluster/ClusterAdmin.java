@@ -5,6 +5,7 @@ import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogReadInfo;
 import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.epoch.EpochEntry;
 import dev.insync.replication.log.record.Record;
 import dev.insync.replication.log.record.RecordBatch;
 
@@ -86,6 +87,17 @@ public final class ClusterAdmin {
             offset = next;
         }
         return out;
+    }
+
+    /** How many times a broker has started (a restart adds one); 0 before its first start. */
+    public int incarnation(int brokerId) {
+        return cluster.broker(brokerId).incarnation();
+    }
+
+    /** A running broker's leader-epoch cache entries for the partition, oldest first; empty if it is down. */
+    public List<EpochEntry> epochEntries(int brokerId, String topic, int partition) {
+        return cluster.broker(brokerId).log(new TopicPartition(topic, partition))
+                .map(l -> l.leaderEpochCache().epochEntries()).orElse(List.of());
     }
 
     /** The text of a log-directory-level file of a broker (e.g. {@code replication-offset-checkpoint}); empty if absent. */

@@ -5,6 +5,7 @@ import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.core.produce.ProduceResult;
+import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.Errors;
@@ -19,9 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -42,6 +46,7 @@ final class ClusterBroker {
     private final ReplicationConfig config;
     private final NodeRuntime runtime;
     private final InMemoryNetwork network;
+    private final Set<Mutation> mutations;
 
     private volatile Status status = Status.DOWN;
     private int incarnation;
@@ -51,7 +56,9 @@ final class ClusterBroker {
     private MetadataDeltaSequencer sequencer;
     private InMemoryReplicationMetrics metrics;
 
-    ClusterBroker(int id, Path dataDir, ReplicationConfig config, NodeRuntime runtime, InMemoryNetwork network) {
+    ClusterBroker(int id, Path dataDir, ReplicationConfig config, NodeRuntime runtime, InMemoryNetwork network,
+                  Set<Mutation> mutations) {
+        this.mutations = mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
         this.id = id;
         this.node = NodeId.broker(id);
         this.dataDir = dataDir;
@@ -97,12 +104,22 @@ final class ClusterBroker {
                 () -> sequencerRef[0].appliedOffset());
         replicaManager = new ReplicaManager(id, config, logDirectory, scheduler, network.transportFor(id),
                 network.controllerChannelFor(id), lifecycle::brokerEpoch, metrics);
-        sequencer = new MetadataDeltaSequencer(replicaManager::applyMetadataDelta);
+        // LDR-4: act on metadata only once caught up with the controller's log (see InitialMetadataLoad).
+        BrokerLifecycleManager lm = lifecycle;
+        sequencer = new MetadataDeltaSequencer(new InitialMetadataLoad(replicaManager::applyMetadataDelta,
+                lm::brokerEpoch, scheduler, scheduler.newSerialExecutor("InitialMetadataLoad-" + id)));
         sequencerRef[0] = sequencer;
         ReplicaManager rm = replicaManager;
-        network.bindFetchHandler(id, rm::fetch);
+        if (mutations.contains(Mutation.STRIP_DIVERGING_EPOCH)) {
+            network.bindFetchHandler(id, request -> rm.fetch(request).thenApply(ClusterBroker::withoutDivergingEpochs));
+        } else {
+            network.bindFetchHandler(id, rm::fetch);
+        }
         network.bindMetadataListener(id, sequencer::accept);
-        network.bind(node, ClientRpc.PRODUCE, request -> produce(rm, request));
+        boolean ackAllEarly = mutations.contains(Mutation.ACK_ALL_AFTER_LOCAL_APPEND);
+        network.bind(node, ClientRpc.PRODUCE, request -> produce(rm, ackAllEarly && request.acks() == -1
+                ? new ClientRpc.ProduceRequest(request.topicPartition(), request.records(), 1, request.timeoutMs())
+                : request));
         rm.startup();
         lifecycle.start();
         status = Status.RUNNING;
@@ -121,6 +138,15 @@ final class ClusterBroker {
                             ? new ClientRpc.ProduceResponse(Errors.UNKNOWN_SERVER_ERROR, -1, -1)
                             : new ClientRpc.ProduceResponse(r.error(), r.baseOffset(), epoch);
                 });
+    }
+
+    /** {@link Mutation#STRIP_DIVERGING_EPOCH}: the same response with every divergingEpoch removed (test-only). */
+    private static FetchResponse withoutDivergingEpochs(FetchResponse response) {
+        Map<TopicPartition, FetchResponse.PartitionData> stripped = new LinkedHashMap<>();
+        response.partitions().forEach((tp, d) -> stripped.put(tp, new FetchResponse.PartitionData(d.error(),
+                d.highWatermark(), d.lastStableOffset(), d.logStartOffset(), d.logEndOffset(), d.records(),
+                Optional.empty())));
+        return new FetchResponse(response.error(), stripped);
     }
 
     /** SIGSTOP. */

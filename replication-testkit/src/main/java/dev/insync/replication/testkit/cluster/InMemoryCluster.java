@@ -22,9 +22,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -99,7 +101,8 @@ public final class InMemoryCluster implements AutoCloseable {
         this.deleteDataDirOnClose = b.dataDir == null;
         controller.start();
         for (int id = 1; id <= b.brokers; id++) {
-            ClusterBroker broker = new ClusterBroker(id, dataDir.resolve("broker-" + id), config, runtime, network);
+            ClusterBroker broker = new ClusterBroker(id, dataDir.resolve("broker-" + id), config, runtime, network,
+                    b.mutations);
             brokers.put(id, broker);
             broker.start();
         }
@@ -411,6 +414,7 @@ public final class InMemoryCluster implements AutoCloseable {
         private final Map<String, Object> properties = new LinkedHashMap<>();
         private Path dataDir;
         private LinkConfig linkConfig;
+        private final Set<Mutation> mutations = EnumSet.noneOf(Mutation.class);
         private boolean fsync;
         private boolean realTime;
 
@@ -453,6 +457,15 @@ public final class InMemoryCluster implements AutoCloseable {
         /** Delay and loss of every link (default: 1 ms, no loss). */
         public Builder links(LinkConfig link) {
             this.linkConfig = link;
+            return this;
+        }
+
+        /**
+         * TEST-ONLY: injects a deliberate bug into every broker (see {@link Mutation}), so a test can
+         * show that the simulation's invariant checker catches it.
+         */
+        public Builder mutation(Mutation mutation) {
+            mutations.add(mutation);
             return this;
         }
 

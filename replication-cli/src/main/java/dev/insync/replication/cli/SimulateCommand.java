@@ -1,0 +1,221 @@
+package dev.insync.replication.cli;
+
+import dev.insync.replication.testkit.history.Json;
+import dev.insync.replication.testkit.simulation.FaultKind;
+import dev.insync.replication.testkit.simulation.Simulation;
+import dev.insync.replication.testkit.simulation.SimulationResult;
+import dev.insync.replication.testkit.simulation.SimulationSettings;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * {@code insync simulate --seeds A-B}: the randomized simulation of SPEC §11, one seeded run per
+ * seed (see {@link Simulation} for the workload and the fault model), each checked against every
+ * invariant. Prints one line per seed ({@code seed, events, acked, violations}) and a summary
+ * ({@code seeds, violations, acked, lost-acks1, simulated-seconds, wall-seconds}); with
+ * {@code --json} each of those is one JSON object per line. {@code --history DIR} writes each
+ * seed's history as {@code DIR/<seed>.jsonl}. A violation's replay report (the first violation, the
+ * last history events, the event loop's last events) goes to stderr.
+ *
+ * <p>Exit code 0 when every seed is clean, 1 on any violation, 2 for a usage error.
+ */
+@Command(name = "simulate",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs the randomized simulation (SPEC §11) for a range of seeds and checks every invariant.",
+            "Exit code 1 if any seed breaks an invariant (replay report on stderr)."})
+public final class SimulateCommand implements Callable<Integer> {
+
+    private static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
+    private static final String LOG_FILE_PROPERTY = "org.slf4j.simpleLogger.logFile";
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--seeds", required = true, paramLabel = "A-B",
+            description = "Seeds to run: a range A-B (inclusive) or a single seed.")
+    private String seeds;
+
+    @Option(names = "--duration-s", paramLabel = "N", defaultValue = "60",
+            description = "Simulated seconds of faulty workload per seed, before heal-and-quiesce (default ${DEFAULT-VALUE}).")
+    private long durationSeconds;
+
+    @Option(names = "--faults", paramLabel = "KINDS", defaultValue = "pause,kill,power,partition,shutdown,delay",
+            description = "Comma-separated fault kinds from pause, kill, power, partition, shutdown, delay; "
+                    + "'none' for no faults (default ${DEFAULT-VALUE}).")
+    private String faults;
+
+    @Option(names = "--produce-timeout-ms", paramLabel = "MS", defaultValue = "5000",
+            description = "Timeout of every produce call (default ${DEFAULT-VALUE}).")
+    private long produceTimeoutMs;
+
+    @Option(names = "--history", paramLabel = "DIR", description = "Write each seed's history to DIR/<seed>.jsonl.")
+    private Path historyDir;
+
+    @Option(names = "--json", description = "One JSON object per seed and one for the summary.")
+    private boolean json;
+
+    @Option(names = "--parallel", paramLabel = "N", defaultValue = "1",
+            description = "Seeds run at once on N threads; output stays in seed order (default ${DEFAULT-VALUE}).")
+    private int parallel;
+
+    @Override
+    public Integer call() {
+        if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
+            // Brokers log every truncation and leader change at INFO: thousands of lines per seed.
+            System.setProperty(LOG_LEVEL_PROPERTY, "warn");
+        }
+        if (System.getProperty(LOG_FILE_PROPERTY) == null) {
+            // Keep stdout to one line per seed (and JSON with --json); the brokers' warnings go to stderr.
+            System.setProperty(LOG_FILE_PROPERTY, "System.err");
+        }
+        long[] range = parseSeeds();
+        SimulationSettings settings = settings();
+        if (parallel < 1) {
+            throw new ParameterException(spec.commandLine(), "--parallel must be at least 1, got " + parallel);
+        }
+        if (historyDir != null) {
+            try {
+                Files.createDirectories(historyDir);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot create the history directory " + historyDir, e);
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        long startNanos = System.nanoTime();
+        Summary summary = new Summary();
+        ExecutorService pool = Executors.newFixedThreadPool(parallel, r -> {
+            Thread t = new Thread(r, "simulate");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<SimulationResult>> window = new ArrayList<>();
+            long next = range[0];
+            while (next <= range[1] || !window.isEmpty()) {
+                while (next <= range[1] && window.size() < parallel * 2) {
+                    long seed = next++;
+                    window.add(pool.submit(() -> Simulation.run(seed, settings)));
+                }
+                SimulationResult result = await(window.remove(0));
+                report(result, summary, out, err);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        double wallSeconds = (System.nanoTime() - startNanos) / 1e9;
+        printSummary(summary, wallSeconds, out);
+        out.flush();
+        err.flush();
+        return summary.violations > 0 ? InsyncCli.EXIT_FAILURE : 0;
+    }
+
+    private static SimulationResult await(Future<SimulationResult> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for a simulation", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("A simulation failed outside the library: " + e.getCause(), e.getCause());
+        }
+    }
+
+    private void report(SimulationResult r, Summary summary, PrintWriter out, PrintWriter err) {
+        summary.seeds++;
+        summary.violations += r.violations().size();
+        summary.acked += r.acked();
+        summary.lostAcks1 += r.lostAcks1();
+        summary.simulatedMs += r.simulatedMs();
+        if (historyDir != null) {
+            r.history().writeTo(historyDir.resolve(r.seed() + ".jsonl"));
+        }
+        if (json) {
+            out.println(Json.write(r.summaryJson()));
+        } else {
+            out.printf("seed=%d events=%d acked=%d violations=%d%n", r.seed(), r.historyEvents(), r.acked(),
+                    r.violations().size());
+        }
+        out.flush();
+        if (!r.clean()) {
+            err.print(r.failureReport());
+            err.flush();
+        }
+    }
+
+    private void printSummary(Summary s, double wallSeconds, PrintWriter out) {
+        double simulatedSeconds = s.simulatedMs / 1000.0;
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("seeds", s.seeds);
+            m.put("violations", s.violations);
+            m.put("acked", s.acked);
+            m.put("lostAcks1", s.lostAcks1);
+            m.put("simulatedSeconds", Math.round(simulatedSeconds));
+            m.put("wallSeconds", String.format("%.1f", wallSeconds));
+            out.println(Json.write(m));
+        } else {
+            out.printf("seeds=%d violations=%d acked=%d lost-acks1=%d simulated-seconds=%d wall-seconds=%.1f "
+                            + "(%.0f simulated s per wall s)%n", s.seeds, s.violations, s.acked, s.lostAcks1,
+                    Math.round(simulatedSeconds), wallSeconds, simulatedSeconds / Math.max(wallSeconds, 1e-9));
+        }
+    }
+
+    private long[] parseSeeds() {
+        String text = seeds.trim();
+        int dash = text.indexOf('-', 1);
+        try {
+            long from = Long.parseLong(dash < 0 ? text : text.substring(0, dash).trim());
+            long to = dash < 0 ? from : Long.parseLong(text.substring(dash + 1).trim());
+            if (to < from) {
+                throw new ParameterException(spec.commandLine(), "--seeds " + seeds + ": the range ends before it starts");
+            }
+            return new long[] {from, to};
+        } catch (NumberFormatException e) {
+            throw new ParameterException(spec.commandLine(), "--seeds " + seeds + ": expected A-B or a single seed");
+        }
+    }
+
+    private SimulationSettings settings() {
+        Set<FaultKind> kinds;
+        try {
+            kinds = "none".equalsIgnoreCase(faults.trim()) ? Set.of() : FaultKind.parse(faults);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--faults: " + e.getMessage());
+        }
+        if (durationSeconds <= 0 || produceTimeoutMs <= 0) {
+            throw new ParameterException(spec.commandLine(), "--duration-s and --produce-timeout-ms must be positive");
+        }
+        return SimulationSettings.DEFAULT.withDurationMs(durationSeconds * 1000).withFaults(kinds)
+                .withProduceTimeoutMs(produceTimeoutMs);
+    }
+
+    /** Totals over every seed. */
+    private static final class Summary {
+        long seeds;
+        long violations;
+        long acked;
+        long lostAcks1;
+        long simulatedMs;
+    }
+}

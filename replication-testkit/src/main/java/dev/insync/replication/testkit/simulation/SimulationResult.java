@@ -1,0 +1,103 @@
+package dev.insync.replication.testkit.simulation;
+
+import dev.insync.replication.testkit.history.History;
+import dev.insync.replication.testkit.history.HistoryEvent;
+import dev.insync.replication.testkit.history.Json;
+import dev.insync.replication.testkit.history.StateSample;
+import dev.insync.replication.testkit.history.Violation;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The outcome of one {@link Simulation} run.
+ *
+ * @param seed           the seed that reproduces it
+ * @param history        what clients and the operator saw (the {@code <seed>.jsonl} file)
+ * @param samples        the brokers' sampled state
+ * @param violations     broken invariants, empty for a clean run
+ * @param acked          produce calls acknowledged with NONE
+ * @param ackedAll       of those, acks=all
+ * @param lostAcks1      acks=1 acknowledged records absent from every final log (allowed, counted)
+ * @param simulatedMs    virtual time the run took, heal-and-quiesce included
+ * @param loopEvents     events the event loop executed
+ * @param traceHash      the loop's hash over every executed event (INV-6)
+ * @param recentTrace    the loop's last events, to replay a failure
+ */
+public record SimulationResult(long seed, History history, List<StateSample> samples, List<Violation> violations,
+                               long acked, long ackedAll, long lostAcks1, long simulatedMs, long loopEvents,
+                               long traceHash, List<String> recentTrace) {
+
+    /** History events shown with a failure. */
+    public static final int TRACE_EVENTS = 40;
+
+    /** Copies. */
+    public SimulationResult {
+        samples = List.copyOf(samples);
+        violations = List.copyOf(violations);
+        recentTrace = List.copyOf(recentTrace);
+    }
+
+    /** Whether no invariant broke. */
+    public boolean clean() {
+        return violations.isEmpty();
+    }
+
+    /** Number of history events. */
+    public int historyEvents() {
+        return history.events().size();
+    }
+
+    /**
+     * A report to replay a failure: the seed, the first violation, the last {@link #TRACE_EVENTS}
+     * history events up to it and the event loop's recent trace.
+     */
+    public String failureReport() {
+        if (clean()) {
+            return "seed " + seed + ": clean";
+        }
+        Violation first = violations.get(0);
+        StringBuilder sb = new StringBuilder();
+        sb.append("seed ").append(seed).append(": ").append(violations.size()).append(" violation(s), first: ")
+                .append(first).append('\n');
+        sb.append("replay: simulate --seeds ").append(seed).append('-').append(seed).append(" --history DIR\n");
+        List<HistoryEvent> events = history.events();
+        int end = events.size();
+        if (first.t() >= 0) {
+            end = 0;
+            while (end < events.size() && eventTime(events.get(end)) <= first.t()) {
+                end++;
+            }
+        }
+        sb.append("last history events:\n");
+        for (HistoryEvent e : events.subList(Math.max(0, end - TRACE_EVENTS), end)) {
+            sb.append("  ").append(Json.write(e.toJson())).append('\n');
+        }
+        sb.append("event loop's last events:\n");
+        for (String line : recentTrace) {
+            sb.append("  ").append(line).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static long eventTime(HistoryEvent e) {
+        Object t = e.toJson().get("t");
+        return t instanceof Number n ? n.longValue() : Long.MAX_VALUE;
+    }
+
+    /** The per-seed summary as one JSON object. */
+    public Map<String, Object> summaryJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("seed", seed);
+        m.put("events", historyEvents());
+        m.put("acked", acked);
+        m.put("ackedAll", ackedAll);
+        m.put("lostAcks1", lostAcks1);
+        m.put("violations", violations.stream().map(Violation::toString).toList());
+        m.put("simulatedMs", simulatedMs);
+        m.put("loopEvents", loopEvents);
+        m.put("traceHash", Long.toHexString(traceHash));
+        return m;
+    }
+}
