@@ -28,6 +28,7 @@ import java.util.Properties;
         description = "Kafka-style partition replication as a library: tools and demos.",
         subcommands = {
                 ScenarioCommand.class,
+                SimulateCommand.class,
                 DumpLogCommand.class,
         })
 public final class InsyncCli implements Runnable {
