@@ -90,6 +90,7 @@ public final class Simulation {
     private static final double MIN_ISR_ONE_PROBABILITY = 0.1;
     private static final long MAX_LINK_DELAY_MS = 60;
     private static final double ACK_ALIGNED_TICK_PROBABILITY = 0.3;
+    private static final long MIN_ISR_PROPAGATION_BOUND_MS = 5_000;
     private static final double TARGET_LEADER_PROBABILITY = 0.5;
     private static final long SAMPLE_INTERVAL_QUIESCE_MS = 200;
 
@@ -248,11 +249,32 @@ public final class Simulation {
 
     private void changeMinIsr() {
         int next = random.nextDouble() < MIN_ISR_ONE_PROBABILITY ? 1 : (random.nextBoolean() ? 2 : replicas.size());
-        if (next != minIsr) {
+        if (next < minIsr) {
+            // Lowering: in force for the history from the moment it is asked for (conservative).
+            minIsr = next;
+            recorder.config(minIsr, replicas, false);
+            cluster.setMinInsyncReplicas(TOPIC, next);
+        } else if (next > minIsr) {
+            // Raising: brokers learn it through metadata; the history says it is in force only once
+            // every running broker applies it, so an independent checker never holds a write that
+            // the old, lower min ISR let through to the new one.
             minIsr = next;
             cluster.setMinInsyncReplicas(TOPIC, next);
+            cluster.runUntil(() -> appliedEverywhere(next), MIN_ISR_PROPAGATION_BOUND_MS);
             recorder.config(minIsr, replicas, false);
         }
+    }
+
+    private boolean appliedEverywhere(int minInsyncReplicas) {
+        for (int b : replicas) {
+            if ("RUNNING".equals(cluster.brokerStatus(b))) {
+                Optional<Partition> p = cluster.admin().partitionState(b, TOPIC, 0);
+                if (p.isPresent() && p.get().minInsyncReplicas() != minInsyncReplicas) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     // -------------------------------------------------------------------------------- faults
