@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 
 /**
@@ -33,10 +34,11 @@ import java.util.function.LongSupplier;
  *       batched into the next request, in submission order.</li>
  *   <li>A request-level failure (the response's {@code STALE_BROKER_EPOCH} or any other top-level
  *       error, or the {@link ControllerChannel} stage failing) is resent after
- *       {@code retryBackoffMs}, together with anything queued during the backoff. Requests never
- *       time out here: a stage that never completes keeps the slot busy, as in Kafka (the channel
- *       owns timeouts). Each (re)send reads the broker epoch afresh, since it changes after a
- *       re-registration.</li>
+ *       {@code retryBackoffMs}, together with anything queued during the backoff. Proposals never
+ *       time out: the manager never gives up on one. A request whose answer does not arrive within
+ *       {@code requestTimeoutMs} (a lost link: Kafka's channel would time out and disconnect) counts
+ *       as a transport failure and is resent; a late answer to an abandoned attempt is ignored.
+ *       Each (re)send reads the broker epoch afresh, since it changes after a re-registration.</li>
  * </ul>
  *
  * <h2>Contract of the returned future (what the {@code Partition} relies on)</h2>
@@ -68,18 +70,25 @@ public final class AlterPartitionManager implements AutoCloseable {
     private record Pending(AlterPartitionRequest.Item item, CompletableFuture<PartitionResult> future) {
     }
 
+    /** Kafka's controller request timeout (request.timeout.ms's default). */
+    public static final long DEFAULT_REQUEST_TIMEOUT_MS = 30_000L;
+
     private final int brokerId;
     private final LongSupplier brokerEpoch;
     private final ControllerChannel channel;
     private final Executor executor;
     private final Scheduler scheduler;
     private final long retryBackoffMs;
+    private final long requestTimeoutMs;
 
     private final Object lock = new Object();
     /** Every proposal not yet answered, in submission order; includes the in-flight ones. */
     private final LinkedHashMap<TopicPartition, Pending> outstanding = new LinkedHashMap<>();
     private SendState state = SendState.IDLE;
     private Scheduler.Cancellable retryTimer;
+    private Scheduler.Cancellable requestTimer;
+    /** Numbers send attempts, so an answer to an attempt given up on is recognised. */
+    private long attempt;
     private boolean closed;
     private long requestsSent;
 
@@ -94,6 +103,21 @@ public final class AlterPartitionManager implements AutoCloseable {
      */
     public AlterPartitionManager(int brokerId, LongSupplier brokerEpoch, ControllerChannel channel, Executor executor,
                                  Scheduler scheduler, long retryBackoffMs) {
+        this(brokerId, brokerEpoch, channel, executor, scheduler, retryBackoffMs, DEFAULT_REQUEST_TIMEOUT_MS);
+    }
+
+    /**
+     * As above, with the time after which an unanswered request is resent.
+     *
+     * @param requestTimeoutMs how long to wait for an answer before resending, at least 1
+     */
+    public AlterPartitionManager(int brokerId, LongSupplier brokerEpoch, ControllerChannel channel, Executor executor,
+                                 Scheduler scheduler, long retryBackoffMs, long requestTimeoutMs) {
+        if (requestTimeoutMs < 1) {
+            throw new IllegalArgumentException("AlterPartition request timeout must be at least 1 ms, got "
+                    + requestTimeoutMs + " for broker " + brokerId);
+        }
+        this.requestTimeoutMs = requestTimeoutMs;
         if (retryBackoffMs < 0) {
             throw new IllegalArgumentException("Negative AlterPartition retry backoff " + retryBackoffMs
                     + " ms for broker " + brokerId);
@@ -144,6 +168,7 @@ public final class AlterPartitionManager implements AutoCloseable {
     private void maybeSend() {
         List<Pending> batch;
         AlterPartitionRequest request;
+        long thisAttempt;
         synchronized (lock) {
             if (closed || state != SendState.IDLE || outstanding.isEmpty()) {
                 return;
@@ -153,6 +178,9 @@ public final class AlterPartitionManager implements AutoCloseable {
                     batch.stream().map(Pending::item).toList());
             state = SendState.IN_FLIGHT;
             requestsSent++;
+            thisAttempt = ++attempt;
+            requestTimer = scheduler.schedule(executor, () -> handleResponse(thisAttempt, batch, null,
+                    new TimeoutException("no answer within " + requestTimeoutMs + " ms")), requestTimeoutMs);
         }
         log.debug("Broker {} sending AlterPartition for {}", brokerId, request.items().stream()
                 .map(AlterPartitionRequest.Item::topicPartition).toList());
@@ -164,14 +192,22 @@ public final class AlterPartitionManager implements AutoCloseable {
         }
         stage.whenComplete((response, error) -> {
             try {
-                executor.execute(() -> handleResponse(batch, response, error));
+                executor.execute(() -> handleResponse(thisAttempt, batch, response, error));
             } catch (RejectedExecutionException e) {
                 log.debug("Dropping AlterPartition response for broker {}: its sender is stopped", brokerId);
             }
         });
     }
 
-    private void handleResponse(List<Pending> batch, AlterPartitionResponse response, Throwable error) {
+    private void handleResponse(long answeredAttempt, List<Pending> batch, AlterPartitionResponse response,
+                                Throwable error) {
+        synchronized (lock) {
+            if (answeredAttempt != attempt || state != SendState.IN_FLIGHT) {
+                log.debug("Ignoring a late AlterPartition answer to broker {}'s attempt {}", brokerId, answeredAttempt);
+                return;
+            }
+            requestTimer.cancel();
+        }
         if (error != null || response.error() != Errors.NONE) {
             String why = error != null ? "transport failure: " + error : "error " + response.error();
             synchronized (lock) {
@@ -259,6 +295,10 @@ public final class AlterPartitionManager implements AutoCloseable {
             if (retryTimer != null) {
                 retryTimer.cancel();
                 retryTimer = null;
+            }
+            if (requestTimer != null) {
+                requestTimer.cancel();
+                requestTimer = null;
             }
             toFail = new ArrayList<>(outstanding.values());
             outstanding.clear();

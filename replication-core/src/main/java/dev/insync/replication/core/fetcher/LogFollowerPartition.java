@@ -56,13 +56,16 @@ public final class LogFollowerPartition implements FollowerPartition {
     }
 
     /**
-     * FOL-8's follower lookup over a log: empty when the log knows no epoch at or below
-     * {@code epoch} (LOG-8's cache answers {@code (requested, firstStart)} then, which must not be
-     * mistaken for knowing the epoch).
+     * FOL-8's follower lookup over a log, as Kafka's {@code UnifiedLog.endOffsetForEpoch}: empty
+     * when the log has no epoch information or the epoch is above all it knows. For an epoch below
+     * every known one the cache's answer {@code (requested, start of the first epoch)} is used: every
+     * record the follower holds was written in a later epoch than the leader's, so it truncates to
+     * where its first epoch starts. (Treating that case as "no epoch at or below E" would truncate
+     * to {@code min(leaderEndOffset, LEO)}, keep the diverged records and retry forever.)
      */
     public static Optional<EpochEndOffset> endOffsetForEpoch(Log log, int epoch) {
         List<EpochEntry> entries = log.leaderEpochCache().epochEntries();
-        if (entries.isEmpty() || entries.get(0).epoch() > epoch) {
+        if (entries.isEmpty()) {
             return Optional.empty();
         }
         EpochEndOffset found = log.endOffsetForEpoch(epoch);

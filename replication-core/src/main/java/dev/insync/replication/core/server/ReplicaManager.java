@@ -133,7 +133,7 @@ public final class ReplicaManager {
         this.backgroundExecutor = scheduler.newSerialExecutor("ReplicaManager-" + brokerId);
         this.alterPartitionManager = new AlterPartitionManager(brokerId, brokerEpoch, controller,
                 scheduler.newSerialExecutor("AlterPartitionManager-" + brokerId), scheduler,
-                config.alterPartitionRetryBackoffMs());
+                config.alterPartitionRetryBackoffMs(), config.requestTimeoutMs());
         this.producePurgatory = DelayedOperationPurgatory.create("Produce-" + brokerId, scheduler, backgroundExecutor);
         this.fetchPurgatory = DelayedOperationPurgatory.create("Fetch-" + brokerId, scheduler, backgroundExecutor);
         this.fetcherManager = new FetcherManager(FetcherConfig.from(brokerId, config), scheduler, transport,

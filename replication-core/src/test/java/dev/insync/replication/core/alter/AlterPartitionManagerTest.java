@@ -91,13 +91,13 @@ class AlterPartitionManagerTest {
     }
 
     @Test
-    @DisplayName("ISR-5 at most one request in flight per broker, even if it never completes")
+    @DisplayName("ISR-5 at most one request in flight per broker while it goes unanswered")
     void oneInFlightEvenIfNeverAnswered() {
         manager.submit(item(P0, 1, 2));
         scheduler.runReady();
         for (int i = 0; i < 5; i++) {
             manager.submit(item(new TopicPartition("t" + i, 0), 1));
-            scheduler.advance(60_000);
+            scheduler.advance(AlterPartitionManager.DEFAULT_REQUEST_TIMEOUT_MS / 6);
         }
         assertThat(channel.alterCalls).hasSize(1);
         assertThat(manager.isRequestInFlight()).isTrue();
@@ -173,6 +173,26 @@ class AlterPartitionManagerTest {
             assertThat(f0).isNotDone();
         }
         assertThat(manager.requestsSent()).isEqualTo(4);
+        channel.lastAlter().response().complete(okFor(channel.lastAlter().request()));
+        scheduler.runReady();
+        assertThat(f0).isCompletedWithValue(ok(item(P0, 1, 2)));
+    }
+
+    @Test
+    @DisplayName("ISR-5 a request lost on the way is resent after the request timeout; the late answer is ignored")
+    void lostRequestResentAfterTimeout() {
+        CompletableFuture<PartitionResult> f0 = manager.submit(item(P0, 1, 2));
+        scheduler.runReady();
+        assertThat(channel.alterCalls).hasSize(1);
+        FakeControllerChannel.AlterCall lost = channel.lastAlter();
+        scheduler.advance(AlterPartitionManager.DEFAULT_REQUEST_TIMEOUT_MS - 1);
+        assertThat(channel.alterCalls).hasSize(1);
+        scheduler.advance(1 + BACKOFF_MS);
+        assertThat(channel.alterCalls).hasSize(2);
+        lost.response().complete(new AlterPartitionResponse(Errors.NONE,
+                Map.of(P0, PartitionResult.failed(Errors.INVALID_UPDATE_VERSION))));
+        scheduler.runReady();
+        assertThat(f0).isNotDone();
         channel.lastAlter().response().complete(okFor(channel.lastAlter().request()));
         scheduler.runReady();
         assertThat(f0).isCompletedWithValue(ok(item(P0, 1, 2)));

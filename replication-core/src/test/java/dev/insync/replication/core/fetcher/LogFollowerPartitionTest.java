@@ -86,12 +86,13 @@ class LogFollowerPartitionTest extends FetcherTestSupport {
     }
 
     @Test
-    @DisplayName("FOL-8 the follower lookup over a real Log is empty when no epoch at or below E is known")
+    @DisplayName("FOL-8 the follower lookup over a real Log answers like Kafka's: below the first epoch, its start")
     void realLogEndOffsetForEpoch() {
         Log log = openLog();
         log.appendAsFollower(leaderBatch(0, 2, "a", "b"));
         log.appendAsFollower(leaderBatch(2, 4, "c"));
-        assertThat(LogFollowerPartition.endOffsetForEpoch(log, 1)).isEmpty();
+        // Below every known epoch: (requested, start of the first epoch), so a diverged follower truncates there.
+        assertThat(LogFollowerPartition.endOffsetForEpoch(log, 1)).contains(new EpochEndOffset(1, 0));
         assertThat(LogFollowerPartition.endOffsetForEpoch(log, 2)).contains(new EpochEndOffset(2, 2));
         assertThat(LogFollowerPartition.endOffsetForEpoch(log, 3)).contains(new EpochEndOffset(2, 2));
         assertThat(LogFollowerPartition.endOffsetForEpoch(log, 4)).contains(new EpochEndOffset(4, 3));
