@@ -254,14 +254,25 @@ public final class LogSegment {
      * entry below it and never past {@code endPosition}; null if there is none.
      */
     public BatchPosition translateOffset(long offset, int endPosition) throws IOException {
+        return locate(offset, endPosition, ScanBuffer.forThread(indexIntervalBytes));
+    }
+
+    /**
+     * The index lookup is a binary search over the mapped index (no I/O beyond the page cache);
+     * the headers from the entry's position on are then read in ONE positional read into the
+     * thread's scan buffer, which holds an index interval plus slack, and walked in memory. A
+     * batch whose header lies past the buffer (a sparser index, or a batch larger than the slack)
+     * triggers a refill from that batch, so correctness never depends on the buffer size.
+     */
+    private BatchPosition locate(long offset, int endPosition, ScanBuffer scan) throws IOException {
         int pos = offset <= baseOffset ? 0 : offsetIndex.lookup(offset).position();
-        ByteBuffer header = ByteBuffer.allocate(WALK_HEADER_SIZE);
+        scan.invalidate();
         while (pos + WALK_HEADER_SIZE <= endPosition) {
-            header.clear();
-            readFully(header, pos);
-            int batchSize = BatchFraming.sizeInBytes(header, 0);
-            long batchBase = BatchFraming.baseOffset(header, 0);
-            long lastOffset = batchBase + BatchFraming.lastOffsetDelta(header, 0);
+            int rel = bufferHolding(scan, pos, WALK_HEADER_SIZE, endPosition);
+            ByteBuffer buf = scan.bytes;
+            int batchSize = BatchFraming.sizeInBytes(buf, rel);
+            long batchBase = BatchFraming.baseOffset(buf, rel);
+            long lastOffset = batchBase + BatchFraming.lastOffsetDelta(buf, rel);
             if (batchSize < BatchFraming.HEADER_SIZE || (long) pos + batchSize > endPosition) {
                 throw new IOException("Corrupt batch header at position " + pos + " of " + logFile
                         + " (size " + batchSize + ", segment end " + endPosition + ")");
@@ -275,6 +286,73 @@ public final class LogSegment {
     }
 
     /**
+     * Makes the scan buffer hold file bytes {@code [pos, pos + length)}, refilling it from
+     * {@code pos} (one read of as much as fits before {@code end}) if it does not already;
+     * returns the index of {@code pos} in the buffer. The caller has checked {@code pos + length <= end}.
+     */
+    private int bufferHolding(ScanBuffer scan, int pos, int length, int end) throws IOException {
+        if (!scan.holds(pos, length)) {
+            ByteBuffer bytes = scan.bytes;
+            bytes.clear();
+            bytes.limit((int) Math.min(bytes.capacity(), (long) end - pos));
+            scan.fileStart = pos;
+            try {
+                readFully(bytes, pos);
+            } catch (IOException e) {
+                scan.invalidate();
+                throw e;
+            }
+            bytes.flip();
+            if (bytes.limit() < length) {
+                // Only a capacity below one header could get here; callers ask for a header at most.
+                throw new IOException("Scan buffer of " + bytes.capacity() + " bytes cannot hold " + length
+                        + " bytes at position " + pos + " of " + logFile);
+            }
+        }
+        return pos - scan.fileStart;
+    }
+
+    /**
+     * A thread's reusable direct buffer holding the file bytes {@code [fileStart, fileStart +
+     * bytes.limit())} of whichever segment last scanned on this thread. Thread-confined, so
+     * concurrent readers of one segment never share it; a scan invalidates it before use.
+     */
+    private static final class ScanBuffer {
+        /** Bytes kept beyond index.interval.bytes: the batch that crossed the interval, and a header. */
+        private static final int SLACK_BYTES = 16 * 1024;
+        /** Cap per thread, so a huge index.interval.bytes does not pin memory (scans then refill). */
+        private static final int MAX_BYTES = 1024 * 1024;
+        private static final ThreadLocal<ScanBuffer> PER_THREAD = new ThreadLocal<>();
+
+        final ByteBuffer bytes;
+        int fileStart;
+
+        private ScanBuffer(int capacity) {
+            bytes = ByteBuffer.allocateDirect(capacity);
+        }
+
+        static ScanBuffer forThread(int indexIntervalBytes) {
+            int wanted = (int) Math.min(MAX_BYTES, (long) indexIntervalBytes + SLACK_BYTES);
+            ScanBuffer scan = PER_THREAD.get();
+            if (scan == null || scan.bytes.capacity() < wanted) {
+                scan = new ScanBuffer(wanted);
+                PER_THREAD.set(scan);
+            }
+            return scan;
+        }
+
+        void invalidate() {
+            bytes.clear().limit(0);
+            fileStart = 0;
+        }
+
+        /** Whether the file range {@code [position, position + length)} is in the buffer. */
+        boolean holds(int position, int length) {
+            return position >= fileStart && (long) position + length <= (long) fileStart + bytes.limit();
+        }
+    }
+
+    /**
      * LOG-3: whole batches starting with the one that contains {@code startOffset}, none whose last
      * offset is at or above {@code maxOffset}, at most {@code maxBytes} unless the first batch alone
      * is larger and {@code minOneBatch} is set.
@@ -284,7 +362,8 @@ public final class LogSegment {
      */
     public ByteBuffer read(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch) throws IOException {
         int end = size;
-        BatchPosition first = translateOffset(startOffset, end);
+        ScanBuffer scan = ScanBuffer.forThread(indexIntervalBytes);
+        BatchPosition first = locate(startOffset, end, scan);
         if (first == null) {
             return null;
         }
@@ -294,8 +373,13 @@ public final class LogSegment {
         int available = end - first.position();
         int chunk = Math.min(available, Math.max(maxBytes, first.sizeInBytes()));
         ByteBuffer buf = ByteBuffer.allocate(chunk);
-        readFully(buf, first.position());
-        buf.flip();
+        if (scan.holds(first.position(), chunk)) {
+            // The locating read already brought these bytes in: copy them rather than read again.
+            buf.put(0, scan.bytes, first.position() - scan.fileStart, chunk);
+        } else {
+            readFully(buf, first.position());
+            buf.flip();
+        }
         int pos = 0;
         while (pos + WALK_HEADER_SIZE <= chunk) {
             int batchSize = BatchFraming.sizeInBytes(buf, pos);
@@ -328,15 +412,15 @@ public final class LogSegment {
         int end = size;
         int pos = offsetIndex.lastEntry().position();
         long next = baseOffset;
-        ByteBuffer header = ByteBuffer.allocate(WALK_HEADER_SIZE);
+        ScanBuffer scan = ScanBuffer.forThread(indexIntervalBytes);
+        scan.invalidate();
         while (pos + WALK_HEADER_SIZE <= end) {
-            header.clear();
-            readFully(header, pos);
-            int batchSize = BatchFraming.sizeInBytes(header, 0);
+            int rel = bufferHolding(scan, pos, WALK_HEADER_SIZE, end);
+            int batchSize = BatchFraming.sizeInBytes(scan.bytes, rel);
             if (batchSize < BatchFraming.HEADER_SIZE) {
                 throw new IOException("Corrupt batch header at position " + pos + " of " + logFile);
             }
-            next = BatchFraming.lastOffset(header, 0) + 1;
+            next = BatchFraming.lastOffset(scan.bytes, rel) + 1;
             pos += batchSize;
         }
         return next;
@@ -450,18 +534,20 @@ public final class LogSegment {
         offsetOfMaxTimestampSoFar = last.offset();
         int end = size;
         int pos = offsetIndex.entries() == 0 ? 0 : offsetIndex.lastEntry().position();
-        ByteBuffer header = ByteBuffer.allocate(BatchFraming.MAX_TIMESTAMP_OFFSET + 8);
-        while (pos + header.capacity() <= end) {
-            header.clear();
-            readFully(header, pos);
-            int batchSize = BatchFraming.sizeInBytes(header, 0);
+        int headerBytes = BatchFraming.MAX_TIMESTAMP_OFFSET + 8;
+        ScanBuffer scan = ScanBuffer.forThread(indexIntervalBytes);
+        scan.invalidate();
+        while (pos + headerBytes <= end) {
+            int rel = bufferHolding(scan, pos, headerBytes, end);
+            ByteBuffer header = scan.bytes;
+            int batchSize = BatchFraming.sizeInBytes(header, rel);
             if (batchSize < BatchFraming.HEADER_SIZE) {
                 return; // corrupt: recovery or the sanity check will deal with it
             }
-            long ts = BatchFraming.maxTimestamp(header, 0);
+            long ts = BatchFraming.maxTimestamp(header, rel);
             if (ts > maxTimestampSoFar) {
                 maxTimestampSoFar = ts;
-                offsetOfMaxTimestampSoFar = BatchFraming.lastOffset(header, 0);
+                offsetOfMaxTimestampSoFar = BatchFraming.lastOffset(header, rel);
             }
             pos += batchSize;
         }
