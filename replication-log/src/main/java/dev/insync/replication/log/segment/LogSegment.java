@@ -5,6 +5,7 @@ import dev.insync.replication.log.FileSync;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +33,8 @@ public final class LogSegment {
 
     /** Bytes of a batch header needed to walk batches: up to and including lastOffsetDelta. */
     private static final int WALK_HEADER_SIZE = BatchFraming.LAST_OFFSET_DELTA_OFFSET + 4;
+    /** Smallest unmapped tail worth a (re)map: below it, reads use the scan buffer. */
+    private static final int MIN_MAP_GROWTH_BYTES = 1024 * 1024;
     /** Bytes read at a time while recovering or scanning a segment. */
     private static final int SCAN_CHUNK_BYTES = 64 * 1024;
 
@@ -46,6 +49,14 @@ public final class LogSegment {
     private final boolean indexesWereMissing;
 
     private volatile int size;
+    /**
+     * Read-only map of {@code [0, capacity)} of the {@code .log} file (never past the published
+     * size at mapping time), so locating a batch reads headers without a syscall. Null until a
+     * read of a large enough segment; replaced when enough has been appended past it (reads of the
+     * unmapped tail use the scan buffer meanwhile); dropped before any truncation, which readers
+     * are excluded from, so no reader touches a mapped page beyond the end of the file.
+     */
+    private volatile MappedByteBuffer readMap;
     private int bytesSinceLastIndexEntry;
     private volatile long maxTimestampSoFar = TimeIndex.NO_TIMESTAMP;
     private volatile long offsetOfMaxTimestampSoFar;
@@ -265,11 +276,32 @@ public final class LogSegment {
      * triggers a refill from that batch, so correctness never depends on the buffer size.
      */
     private BatchPosition locate(long offset, int endPosition, ScanBuffer scan) throws IOException {
-        int pos = offset <= baseOffset ? 0 : offsetIndex.lookup(offset).position();
+        int pos = 0;
+        // First read: up to the next index entry's header when there is one, else up to one
+        // interval and the slack; later refills (rare) take as much as the buffer holds.
+        long firstReadEnd = (long) indexIntervalBytes + ScanBuffer.SLACK_BYTES;
+        if (offset > baseOffset) {
+            long range = offsetIndex.scanRange(offset);
+            pos = (int) (range >>> 32);
+            int next = (int) range;
+            firstReadEnd = next >= 0 ? (long) next + WALK_HEADER_SIZE : pos + firstReadEnd;
+        } else if (offsetIndex.entries() > 0) {
+            firstReadEnd = (long) offsetIndex.entry(0).position() + WALK_HEADER_SIZE;
+        }
+        MappedByteBuffer map = readMapCovering(endPosition);
+        int mapped = map == null ? 0 : Math.min(map.capacity(), endPosition);
         scan.invalidate();
         while (pos + WALK_HEADER_SIZE <= endPosition) {
-            int rel = bufferHolding(scan, pos, WALK_HEADER_SIZE, endPosition);
-            ByteBuffer buf = scan.bytes;
+            ByteBuffer buf;
+            int rel;
+            if (pos + WALK_HEADER_SIZE <= mapped) {
+                buf = map;
+                rel = pos;
+            } else {
+                rel = bufferHolding(scan, pos, WALK_HEADER_SIZE, scan.holdsAny() ? endPosition
+                        : (int) Math.min(endPosition, Math.max(firstReadEnd, (long) pos + WALK_HEADER_SIZE)));
+                buf = scan.bytes;
+            }
             int batchSize = BatchFraming.sizeInBytes(buf, rel);
             long batchBase = BatchFraming.baseOffset(buf, rel);
             long lastOffset = batchBase + BatchFraming.lastOffsetDelta(buf, rel);
@@ -283,6 +315,22 @@ public final class LogSegment {
             pos += batchSize;
         }
         return null;
+    }
+
+    /**
+     * The read map, first (re)mapping the file up to {@code endPosition} if the part past the
+     * current map is at least {@link #MIN_MAP_GROWTH_BYTES} and a quarter of the map, so a growing
+     * active segment is remapped a bounded number of times. Concurrent readers may both remap;
+     * the loser's map is simply dropped (the garbage collector unmaps it).
+     */
+    private MappedByteBuffer readMapCovering(int endPosition) throws IOException {
+        MappedByteBuffer map = readMap;
+        int mapped = map == null ? 0 : map.capacity();
+        if ((long) endPosition - mapped >= Math.max(MIN_MAP_GROWTH_BYTES, mapped / 4)) {
+            map = channel.map(FileChannel.MapMode.READ_ONLY, 0, endPosition);
+            readMap = map;
+        }
+        return map;
     }
 
     /**
@@ -346,6 +394,11 @@ public final class LogSegment {
             fileStart = 0;
         }
 
+        /** Whether a read has filled the buffer since {@link #invalidate()}. */
+        boolean holdsAny() {
+            return bytes.limit() > 0;
+        }
+
         /** Whether the file range {@code [position, position + length)} is in the buffer. */
         boolean holds(int position, int length) {
             return position >= fileStart && (long) position + length <= (long) fileStart + bytes.limit();
@@ -373,7 +426,10 @@ public final class LogSegment {
         int available = end - first.position();
         int chunk = Math.min(available, Math.max(maxBytes, first.sizeInBytes()));
         ByteBuffer buf = ByteBuffer.allocate(chunk);
-        if (scan.holds(first.position(), chunk)) {
+        MappedByteBuffer map = readMap;
+        if (map != null && (long) first.position() + chunk <= Math.min(map.capacity(), end)) {
+            buf.put(0, map, first.position(), chunk);
+        } else if (scan.holds(first.position(), chunk)) {
             // The locating read already brought these bytes in: copy them rather than read again.
             buf.put(0, scan.bytes, first.position() - scan.fileStart, chunk);
         } else {
@@ -505,6 +561,7 @@ public final class LogSegment {
         }
         int truncated = (int) (fileSize - validBytes);
         if (truncated > 0) {
+            readMap = null;
             channel.truncate(validBytes);
         }
         size = (int) validBytes;
@@ -569,6 +626,7 @@ public final class LogSegment {
         timeIndex.truncateTo(offset);
         offsetIndex.resize(maxIndexSize);
         timeIndex.resize(maxIndexSize);
+        readMap = null;
         channel.truncate(first.position());
         size = first.position();
         bytesSinceLastIndexEntry = 0;
@@ -610,6 +668,7 @@ public final class LogSegment {
 
     /** Records the final timestamp entry, trims the indexes and closes the file; flushes nothing. */
     public void close() throws IOException {
+        readMap = null;
         try {
             if (channel.isOpen()) {
                 onBecomeInactiveSegment();
@@ -621,6 +680,7 @@ public final class LogSegment {
 
     /** Closes and deletes the three files. */
     public void deleteFiles() throws IOException {
+        readMap = null;
         channel.close();
         Files.deleteIfExists(logFile);
         offsetIndex.deleteIfExists();

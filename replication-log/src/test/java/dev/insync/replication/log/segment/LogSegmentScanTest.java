@@ -113,4 +113,29 @@ class LogSegmentScanTest {
         assertThat(read.limit()).isLessThanOrEqualTo(5_000);
         segment.close();
     }
+
+    @Test
+    @DisplayName("LOG-3 LOG-6 after truncating a mapped segment and appending again, every offset finds the new batch")
+    void truncateThenAppendAgainThroughTheReadMap() throws IOException {
+        LogSegment segment = LogSegment.create(dir, 0, 4096, 256 * 1024);
+        Random random = new Random(4);
+        List<long[]> layout = fill(segment, 0, 6_000, 6, 300, random);
+        assertThat(segment.size()).isGreaterThan(2 * 1024 * 1024); // large enough to be mapped
+        assertEveryOffsetFound(segment, layout);
+        long[] cut = layout.get(3_000);
+        segment.truncateTo(cut[0]);
+        assertThat(segment.size()).isEqualTo((int) cut[2]);
+        List<long[]> kept = new ArrayList<>(layout.subList(0, 3_000));
+        // different batch sizes this time, so stale header positions would be caught
+        kept.addAll(fill(segment, cut[0], 4_000, 3, 900, random));
+        assertEveryOffsetFound(segment, kept);
+        for (int i = 2_990; i < kept.size(); i += 97) {
+            long[] batch = kept.get(i);
+            ByteBuffer read = segment.read(batch[0], 1, Long.MAX_VALUE, true);
+            assertThat(read.remaining()).isEqualTo((int) batch[3]);
+            assertThat(BatchFraming.baseOffset(read, 0)).isEqualTo(batch[0]);
+            assertThat(BatchFraming.crcMatches(read, 0, read.remaining())).isTrue();
+        }
+        segment.close();
+    }
 }
