@@ -97,8 +97,17 @@ public class LogAppendBenchmark {
         public void open() throws IOException {
             dir = Files.createTempDirectory("insync-bench-append");
             log = Log.open(dir.resolve(TP.toString()), TP, CONFIG, 0, 0);
-            raw = FileChannel.open(dir.resolve("raw.bin"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             logBytes = 0;
+            newRawFile();
+        }
+
+        void newRawFile() throws IOException {
+            Path file = dir.resolve("raw.bin");
+            if (raw != null) {
+                raw.close();
+                Files.delete(file);
+            }
+            raw = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             rawBytesWritten = 0;
         }
 
@@ -106,6 +115,7 @@ public class LogAppendBenchmark {
         public void close() throws IOException {
             log.close();
             raw.close();
+            raw = null;
             deleteRecursively(dir);
         }
     }
@@ -137,9 +147,8 @@ public class LogAppendBenchmark {
         }
         state.rawBytesWritten += written;
         if (state.rawBytesWritten >= AppendState.WRAP_BYTES) {
-            // Same as the log side: drop the file's pages and start again at 0.
-            state.raw.truncate(0);
-            state.rawBytesWritten = 0;
+            // Same as the log side: close and delete the file (dropping its pages), start a new one.
+            state.newRawFile();
         }
         return written;
     }
