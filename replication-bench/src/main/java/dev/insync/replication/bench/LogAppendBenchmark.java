@@ -6,6 +6,7 @@ import dev.insync.replication.log.LogReadInfo;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.record.MemoryRecords;
 import dev.insync.replication.log.record.RecordBatchBuilder;
+import dev.insync.replication.log.segment.LogSegment;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -31,15 +32,15 @@ import java.util.stream.Stream;
 
 /**
  * Leader append against a raw {@code FileChannel.write} of the same bytes in the same run, and a
- * random-offset read that locates a batch through the index (LOG-2, LOG-3, LOG-4).
+ * random-offset read that locates a batch through the index of a 1 GiB segment (LOG-2, LOG-3, LOG-4).
  *
- * <p>Run: {@code java -jar replication-bench/target/benchmarks.jar LogAppend -f 1 -wi 2 -i 3 -w 2s -r 2s}.
+ * <p>Run: {@code java -jar replication-bench/target/benchmarks.jar LogAppend -f 1 -wi 3 -i 5 -w 2s -r 2s}.
  * Neither side fsyncs (flush.messages/flush.ms default to never), so both measure the page cache.
  */
 public class LogAppendBenchmark {
 
     private static final TopicPartition TP = new TopicPartition("bench", 0);
-    /** Segments roll at 256 MiB so a run rolls a few times without filling the disk. */
+    /** Segments roll at 256 MiB, so a log rolls a few times before it is dropped at 1 GiB (see AppendState). */
     private static final LogConfig CONFIG = LogConfig.defaults().withSegmentBytes(256 * 1024 * 1024);
 
     static MemoryRecords batchOf(int records, int valueBytes) {
@@ -70,8 +71,16 @@ public class LogAppendBenchmark {
         @Param({"100x100", "1x1024"})
         public String shape;
 
+        /**
+         * Both sides drop their file every GiB, so an iteration measures writes into the page
+         * cache and not the disk's writeback throttling (a 2 s iteration would otherwise write GBs).
+         */
+        static final long WRAP_BYTES = 1024L * 1024 * 1024;
+
         MemoryRecords records;
         ByteBuffer rawBytes;
+        long logBytes;
+        long rawBytesWritten;
         Path dir;
         Log log;
         FileChannel raw;
@@ -88,13 +97,25 @@ public class LogAppendBenchmark {
         public void open() throws IOException {
             dir = Files.createTempDirectory("insync-bench-append");
             log = Log.open(dir.resolve(TP.toString()), TP, CONFIG, 0, 0);
-            raw = FileChannel.open(dir.resolve("raw.bin"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            logBytes = 0;
+            newRawFile();
+        }
+
+        void newRawFile() throws IOException {
+            Path file = dir.resolve("raw.bin");
+            if (raw != null) {
+                raw.close();
+                Files.delete(file);
+            }
+            raw = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            rawBytesWritten = 0;
         }
 
         @TearDown(Level.Iteration)
         public void close() throws IOException {
             log.close();
             raw.close();
+            raw = null;
             deleteRecursively(dir);
         }
     }
@@ -104,7 +125,14 @@ public class LogAppendBenchmark {
     @BenchmarkMode(Mode.Throughput)
     @OutputTimeUnit(TimeUnit.SECONDS)
     public long appendAsLeader(AppendState state) {
-        return state.log.appendAsLeader(state.records, 1).lastOffset();
+        long last = state.log.appendAsLeader(state.records, 1).lastOffset();
+        state.logBytes += state.records.sizeInBytes();
+        if (state.logBytes >= AppendState.WRAP_BYTES) {
+            // Delete the segments (their dirty pages are dropped, never written back) and go on at the same LEO.
+            state.log.truncateFullyAndStartAt(last + 1);
+            state.logBytes = 0;
+        }
+        return last;
     }
 
     /** Baseline: the same bytes appended to a plain file with FileChannel.write. */
@@ -117,39 +145,113 @@ public class LogAppendBenchmark {
         while (bytes.hasRemaining()) {
             written += state.raw.write(bytes);
         }
+        state.rawBytesWritten += written;
+        if (state.rawBytesWritten >= AppendState.WRAP_BYTES) {
+            // Same as the log side: close and delete the file (dropping its pages), start a new one.
+            state.newRawFile();
+        }
         return written;
     }
 
-    /** A log of 200k batches of 5 x 100-byte records (about 140 MB) read at random offsets. */
+    /**
+     * One segment of about {@code segmentMiB} MiB (1 GiB by default, the issue's size) of 5 x 100-byte
+     * batches (about 600 bytes each, so about 1.8 M batches and 260 k index entries at the default
+     * index.interval.bytes of 4096), read at random offsets with the page cache warm: the bytes were
+     * just written, are read once more sequentially, and every ~4 KiB is read through the log
+     * before measuring.
+     */
     @State(Scope.Benchmark)
     public static class ReadState {
-        static final int BATCHES = 200_000;
+        @Param({"1024"})
+        public int segmentMiB;
+
         Path dir;
         Log log;
+        /** The same segment opened on its own, to time locating a batch without reading it. */
+        LogSegment segment;
+        int segmentSize;
 
         @Setup(Level.Trial)
         public void fill() throws IOException {
             dir = Files.createTempDirectory("insync-bench-read");
-            log = Log.open(dir.resolve(TP.toString()), TP, LogConfig.defaults().withSegmentBytes(32 * 1024 * 1024), 0, 0);
-            MemoryRecords batch = batchOf(5, 100);
-            for (int i = 0; i < BATCHES; i++) {
-                log.appendAsLeader(batch, 0);
+            int segmentBytes = (int) Math.min(Integer.MAX_VALUE, segmentMiB * 1024L * 1024L);
+            LogConfig config = LogConfig.defaults().withSegmentBytes(segmentBytes);
+            log = Log.open(dir.resolve(TP.toString()), TP, config, 0, 0);
+            // 1000 batches per append: the fill is bounded by the disk, not by per-call overhead.
+            MemoryRecords one = batchOf(5, 100);
+            int perAppend = 1000;
+            ByteBuffer many = ByteBuffer.allocate(one.sizeInBytes() * perAppend);
+            for (int i = 0; i < perAppend; i++) {
+                many.put(one.buffer());
+            }
+            MemoryRecords chunk = MemoryRecords.readableRecords(many.flip());
+            long written = 0;
+            while (written + chunk.sizeInBytes() <= segmentBytes) {
+                log.appendAsLeader(chunk, 0);
+                written += chunk.sizeInBytes();
+            }
+            if (log.segmentBaseOffsets().size() != 1) {
+                throw new IllegalStateException("Expected one segment, got " + log.segmentBaseOffsets());
+            }
+            // Closing trims the preallocated index to its entries, so the standalone segment opened
+            // next maps exactly those; the log is then reopened (clean shutdown, no recovery).
+            long leo = log.logEndOffset();
+            log.close();
+            Path logDir = dir.resolve(TP.toString());
+            segment = LogSegment.open(logDir, 0, config.indexIntervalBytes(), config.segmentIndexBytes());
+            segmentSize = segment.size();
+            log = Log.open(logDir, TP, config, leo, 0);
+            warmPageCache(LogSegment.logFile(logDir, 0));
+            warmReadPath();
+        }
+
+        /**
+         * Steady state of a long-running broker: reads every ~4 KiB of the log once through both
+         * the log and the standalone segment, so the first-touch faults of the segments' read maps
+         * (page-table entries, not disk reads) are not charged to the first measured iterations.
+         */
+        private void warmReadPath() throws IOException {
+            long leo = log.logEndOffset();
+            for (long offset = 0; offset < leo; offset += 30) {
+                log.read(offset, 1, leo);
+                segment.translateOffset(offset, segmentSize);
+            }
+        }
+
+        private static void warmPageCache(Path file) throws IOException {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                ByteBuffer buf = ByteBuffer.allocateDirect(1024 * 1024);
+                long pos = 0;
+                int n;
+                while ((n = ch.read(buf.clear(), pos)) > 0) {
+                    pos += n;
+                }
             }
         }
 
         @TearDown(Level.Trial)
         public void close() throws IOException {
             log.close();
+            segment.close();
             deleteRecursively(dir);
         }
     }
 
-    /** LOG-3: segment by base offset, position by the index, a short scan, one batch returned. */
+    /** LOG-3, the whole read: segment by base offset, position by the index, one batch returned. */
     @Benchmark
     @BenchmarkMode(Mode.AverageTime)
-    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    @OutputTimeUnit(TimeUnit.NANOSECONDS)
     public LogReadInfo readRandomOffset(ReadState state) {
         long leo = state.log.logEndOffset();
         return state.log.read(ThreadLocalRandom.current().nextLong(leo), 1, leo);
+    }
+
+    /** LOG-3, locate only: index binary search plus the in-memory scan to the batch holding the offset. */
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.NANOSECONDS)
+    public LogSegment.BatchPosition locateRandomOffset(ReadState state) throws IOException {
+        long leo = state.log.logEndOffset();
+        return state.segment.translateOffset(ThreadLocalRandom.current().nextLong(leo), state.segmentSize);
     }
 }

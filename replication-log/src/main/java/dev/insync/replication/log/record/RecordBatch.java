@@ -119,7 +119,7 @@ public final class RecordBatch {
             return -1;
         }
         int size = checkedSize(buf.getInt(pos + LENGTH_OFFSET), buf.get(pos + MAGIC_OFFSET),
-                buf.getLong(pos + BASE_OFFSET_OFFSET), "position " + pos);
+                buf.getLong(pos + BASE_OFFSET_OFFSET), "position ", pos);
         return size > buf.limit() - pos ? -1 : size;
     }
 
@@ -137,7 +137,7 @@ public final class RecordBatch {
             return null;
         }
         int size = checkedSize(head.getInt(LENGTH_OFFSET), head.get(MAGIC_OFFSET),
-                head.getLong(BASE_OFFSET_OFFSET), "file position " + position);
+                head.getLong(BASE_OFFSET_OFFSET), "file position ", position);
         if (size > channel.size() - position) {
             // a torn tail: checked before allocating so a garbage length cannot demand a huge buffer
             return null;
@@ -162,17 +162,18 @@ public final class RecordBatch {
         return true;
     }
 
-    private static int checkedSize(int batchLength, byte magic, long baseOffset, String where) {
+    /** {@code where + position} names the batch in a message; concatenated only when one is thrown. */
+    private static int checkedSize(int batchLength, byte magic, long baseOffset, String where, long position) {
         if (batchLength < HEADER_SIZE - LOG_OVERHEAD) {
-            throw Errors.CORRUPT_MESSAGE.exception("Record batch at " + where + " (base offset " + baseOffset
+            throw Errors.CORRUPT_MESSAGE.exception("Record batch at " + where + position + " (base offset " + baseOffset
                     + ") has batchLength " + batchLength + ", below the minimum " + (HEADER_SIZE - LOG_OVERHEAD));
         }
         if (batchLength > Integer.MAX_VALUE - LOG_OVERHEAD) {
-            throw Errors.CORRUPT_MESSAGE.exception("Record batch at " + where + " (base offset " + baseOffset
+            throw Errors.CORRUPT_MESSAGE.exception("Record batch at " + where + position + " (base offset " + baseOffset
                     + ") has batchLength " + batchLength + ", beyond any buffer");
         }
         if (magic != MAGIC_V2) {
-            throw Errors.CORRUPT_MESSAGE.exception("Record batch at " + where + " (base offset " + baseOffset
+            throw Errors.CORRUPT_MESSAGE.exception("Record batch at " + where + position + " (base offset " + baseOffset
                     + ") has magic " + magic + "; only magic " + MAGIC_V2 + " is supported");
         }
         return batchLength + LOG_OVERHEAD;
@@ -339,6 +340,152 @@ public final class RecordBatch {
      */
     RecordsCheck checkRecords() {
         ensureDecodable();
+        RecordsCheck check = quickCheckRecords();
+        // The quick walk only says "not well-formed"; the full walk finds and names the fault.
+        return check != null ? check : walkRecords(null, true);
+    }
+
+    /** Marks a failed read in {@link #quickVarint}'s packed result (the position half is -1). */
+    private static final long QUICK_FAIL = -1L;
+
+    /**
+     * The same checks as {@code walkRecords(null, true)} on the happy path, with no allocation,
+     * no message strings and no per-field bookkeeping: local cursor, absolute reads. Returns null
+     * at the first anomaly instead of throwing, so the caller re-walks to throw the exact error
+     * (LOG-5 semantics stay those of {@link #walkRecords}, which is the reference).
+     */
+    RecordsCheck quickCheckRecords() {
+        ByteBuffer b = buffer;
+        int batchEnd = b.limit();
+        long baseTimestamp = baseTimestamp();
+        long batchMaxTimestamp = maxTimestamp();
+        boolean logAppendTime = (attributes() & TIMESTAMP_TYPE_MASK) != 0;
+        long baseOffset = baseOffset();
+        long maxTs = NO_TIMESTAMP;
+        long offsetOfMax = -1;
+        int count = recordCount();
+        int pos = RECORDS_OFFSET;
+        for (int i = 0; i < count; i++) {
+            long r = quickVarint(b, pos, batchEnd);
+            if (r == QUICK_FAIL) {
+                return null;
+            }
+            int length = (int) (r >> 32);
+            pos = (int) r;
+            if (length < 0 || length > batchEnd - pos) {
+                return null;
+            }
+            int end = pos + length;
+            if (pos >= end) {
+                return null; // no attributes byte
+            }
+            pos++;
+            long tsRaw = 0;
+            int shift = 0;
+            boolean done = false;
+            for (int k = 0; k < Varint.MAX_LONG_BYTES && pos < end; k++, shift += 7) {
+                byte x = b.get(pos++);
+                tsRaw |= (long) (x & 0x7f) << shift;
+                if ((x & 0x80) == 0) {
+                    done = true;
+                    break;
+                }
+            }
+            if (!done) {
+                return null;
+            }
+            long timestampDelta = (tsRaw >>> 1) ^ -(tsRaw & 1);
+            r = quickVarint(b, pos, end);
+            if (r == QUICK_FAIL || (int) (r >> 32) != i) {
+                return null; // offsets must be consecutive (INVALID_RECORD in the full walk)
+            }
+            pos = quickSkipBytes(b, (int) r, end);          // key
+            pos = pos < 0 ? -1 : quickSkipBytes(b, pos, end); // value
+            pos = pos < 0 ? -1 : quickSkipHeaders(b, pos, end);
+            if (pos != end) {
+                return null;
+            }
+            long timestamp = logAppendTime ? batchMaxTimestamp : baseTimestamp + timestampDelta;
+            if (timestamp > maxTs || offsetOfMax < 0) {
+                maxTs = timestamp;
+                offsetOfMax = baseOffset + i;
+            }
+        }
+        if (pos != batchEnd) {
+            return null;
+        }
+        return new RecordsCheck(maxTs, offsetOfMax);
+    }
+
+    /**
+     * Reads a zig-zag varint at {@code pos} before {@code limit}; returns the value in the high
+     * 32 bits and the next position in the low 32, or {@link #QUICK_FAIL}.
+     */
+    private static long quickVarint(ByteBuffer b, int pos, int limit) {
+        int raw = 0;
+        int p = pos;
+        for (int shift = 0, k = 0; k < Varint.MAX_INT_BYTES; k++, shift += 7) {
+            if (p >= limit) {
+                return QUICK_FAIL;
+            }
+            byte x = b.get(p++);
+            raw |= (x & 0x7f) << shift;
+            if ((x & 0x80) == 0) {
+                int value = (raw >>> 1) ^ -(raw & 1);
+                return ((long) value << 32) | p;
+            }
+        }
+        return QUICK_FAIL;
+    }
+
+    /** Skips a length-prefixed byte field (-1 = null); the next position, or -1 if malformed. */
+    private static int quickSkipBytes(ByteBuffer b, int pos, int limit) {
+        long r = quickVarint(b, pos, limit);
+        if (r == QUICK_FAIL) {
+            return -1;
+        }
+        int len = (int) (r >> 32);
+        int p = (int) r;
+        if (len == -1) {
+            return p;
+        }
+        if (len < -1 || len > limit - p) {
+            return -1;
+        }
+        return p + len;
+    }
+
+    /** Skips the header count and headers; the next position, or -1 if malformed. */
+    private static int quickSkipHeaders(ByteBuffer b, int pos, int limit) {
+        long r = quickVarint(b, pos, limit);
+        if (r == QUICK_FAIL) {
+            return -1;
+        }
+        int count = (int) (r >> 32);
+        int p = (int) r;
+        if (count < 0 || count > (limit - p) / 2) {
+            return -1;
+        }
+        for (int h = 0; h < count; h++) {
+            r = quickVarint(b, p, limit);
+            if (r == QUICK_FAIL) {
+                return -1;
+            }
+            int keyLen = (int) (r >> 32);
+            p = (int) r;
+            if (keyLen < 0 || keyLen > limit - p) {
+                return -1;
+            }
+            p = quickSkipBytes(b, p + keyLen, limit);
+            if (p < 0) {
+                return -1;
+            }
+        }
+        return p;
+    }
+
+    /** The reference structural walk (throws on the first fault); package-private for tests. */
+    RecordsCheck strictWalk() {
         return walkRecords(null, true);
     }
 

@@ -5,6 +5,7 @@ import dev.insync.replication.log.FileSync;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +33,8 @@ public final class LogSegment {
 
     /** Bytes of a batch header needed to walk batches: up to and including lastOffsetDelta. */
     private static final int WALK_HEADER_SIZE = BatchFraming.LAST_OFFSET_DELTA_OFFSET + 4;
+    /** Smallest unmapped tail worth a (re)map: below it, reads use the scan buffer. */
+    private static final int MIN_MAP_GROWTH_BYTES = 1024 * 1024;
     /** Bytes read at a time while recovering or scanning a segment. */
     private static final int SCAN_CHUNK_BYTES = 64 * 1024;
 
@@ -46,6 +49,14 @@ public final class LogSegment {
     private final boolean indexesWereMissing;
 
     private volatile int size;
+    /**
+     * Read-only map of {@code [0, capacity)} of the {@code .log} file (never past the published
+     * size at mapping time), so locating a batch reads headers without a syscall. Null until a
+     * read of a large enough segment; replaced when enough has been appended past it (reads of the
+     * unmapped tail use the scan buffer meanwhile); dropped before any truncation, which readers
+     * are excluded from, so no reader touches a mapped page beyond the end of the file.
+     */
+    private volatile MappedByteBuffer readMap;
     private int bytesSinceLastIndexEntry;
     private volatile long maxTimestampSoFar = TimeIndex.NO_TIMESTAMP;
     private volatile long offsetOfMaxTimestampSoFar;
@@ -254,14 +265,46 @@ public final class LogSegment {
      * entry below it and never past {@code endPosition}; null if there is none.
      */
     public BatchPosition translateOffset(long offset, int endPosition) throws IOException {
-        int pos = offset <= baseOffset ? 0 : offsetIndex.lookup(offset).position();
-        ByteBuffer header = ByteBuffer.allocate(WALK_HEADER_SIZE);
+        return locate(offset, endPosition, ScanBuffer.forThread(indexIntervalBytes));
+    }
+
+    /**
+     * The index lookup is a binary search over the mapped index (no I/O beyond the page cache);
+     * the headers from the entry's position on are then read in ONE positional read into the
+     * thread's scan buffer, which holds an index interval plus slack, and walked in memory. A
+     * batch whose header lies past the buffer (a sparser index, or a batch larger than the slack)
+     * triggers a refill from that batch, so correctness never depends on the buffer size.
+     */
+    private BatchPosition locate(long offset, int endPosition, ScanBuffer scan) throws IOException {
+        int pos = 0;
+        // First read: up to the next index entry's header when there is one, else up to one
+        // interval and the slack; later refills (rare) take as much as the buffer holds.
+        long firstReadEnd = (long) indexIntervalBytes + ScanBuffer.SLACK_BYTES;
+        if (offset > baseOffset) {
+            long range = offsetIndex.scanRange(offset);
+            pos = (int) (range >>> 32);
+            int next = (int) range;
+            firstReadEnd = next >= 0 ? (long) next + WALK_HEADER_SIZE : pos + firstReadEnd;
+        } else if (offsetIndex.entries() > 0) {
+            firstReadEnd = (long) offsetIndex.entry(0).position() + WALK_HEADER_SIZE;
+        }
+        MappedByteBuffer map = readMapCovering(endPosition);
+        int mapped = map == null ? 0 : Math.min(map.capacity(), endPosition);
+        scan.invalidate();
         while (pos + WALK_HEADER_SIZE <= endPosition) {
-            header.clear();
-            readFully(header, pos);
-            int batchSize = BatchFraming.sizeInBytes(header, 0);
-            long batchBase = BatchFraming.baseOffset(header, 0);
-            long lastOffset = batchBase + BatchFraming.lastOffsetDelta(header, 0);
+            ByteBuffer buf;
+            int rel;
+            if (pos + WALK_HEADER_SIZE <= mapped) {
+                buf = map;
+                rel = pos;
+            } else {
+                rel = bufferHolding(scan, pos, WALK_HEADER_SIZE, scan.holdsAny() ? endPosition
+                        : (int) Math.min(endPosition, Math.max(firstReadEnd, (long) pos + WALK_HEADER_SIZE)));
+                buf = scan.bytes;
+            }
+            int batchSize = BatchFraming.sizeInBytes(buf, rel);
+            long batchBase = BatchFraming.baseOffset(buf, rel);
+            long lastOffset = batchBase + BatchFraming.lastOffsetDelta(buf, rel);
             if (batchSize < BatchFraming.HEADER_SIZE || (long) pos + batchSize > endPosition) {
                 throw new IOException("Corrupt batch header at position " + pos + " of " + logFile
                         + " (size " + batchSize + ", segment end " + endPosition + ")");
@@ -275,6 +318,94 @@ public final class LogSegment {
     }
 
     /**
+     * The read map, first (re)mapping the file up to {@code endPosition} if the part past the
+     * current map is at least {@link #MIN_MAP_GROWTH_BYTES} and a quarter of the map, so a growing
+     * active segment is remapped a bounded number of times. Concurrent readers may both remap;
+     * the loser's map is simply dropped (the garbage collector unmaps it).
+     */
+    private MappedByteBuffer readMapCovering(int endPosition) throws IOException {
+        MappedByteBuffer map = readMap;
+        int mapped = map == null ? 0 : map.capacity();
+        if ((long) endPosition - mapped >= Math.max(MIN_MAP_GROWTH_BYTES, mapped / 4)) {
+            map = channel.map(FileChannel.MapMode.READ_ONLY, 0, endPosition);
+            readMap = map;
+        }
+        return map;
+    }
+
+    /**
+     * Makes the scan buffer hold file bytes {@code [pos, pos + length)}, refilling it from
+     * {@code pos} (one read of as much as fits before {@code end}) if it does not already;
+     * returns the index of {@code pos} in the buffer. The caller has checked {@code pos + length <= end}.
+     */
+    private int bufferHolding(ScanBuffer scan, int pos, int length, int end) throws IOException {
+        if (!scan.holds(pos, length)) {
+            ByteBuffer bytes = scan.bytes;
+            bytes.clear();
+            bytes.limit((int) Math.min(bytes.capacity(), (long) end - pos));
+            scan.fileStart = pos;
+            try {
+                readFully(bytes, pos);
+            } catch (IOException e) {
+                scan.invalidate();
+                throw e;
+            }
+            bytes.flip();
+            if (bytes.limit() < length) {
+                // Only a capacity below one header could get here; callers ask for a header at most.
+                throw new IOException("Scan buffer of " + bytes.capacity() + " bytes cannot hold " + length
+                        + " bytes at position " + pos + " of " + logFile);
+            }
+        }
+        return pos - scan.fileStart;
+    }
+
+    /**
+     * A thread's reusable direct buffer holding the file bytes {@code [fileStart, fileStart +
+     * bytes.limit())} of whichever segment last scanned on this thread. Thread-confined, so
+     * concurrent readers of one segment never share it; a scan invalidates it before use.
+     */
+    private static final class ScanBuffer {
+        /** Bytes kept beyond index.interval.bytes: the batch that crossed the interval, and a header. */
+        private static final int SLACK_BYTES = 16 * 1024;
+        /** Cap per thread, so a huge index.interval.bytes does not pin memory (scans then refill). */
+        private static final int MAX_BYTES = 1024 * 1024;
+        private static final ThreadLocal<ScanBuffer> PER_THREAD = new ThreadLocal<>();
+
+        final ByteBuffer bytes;
+        int fileStart;
+
+        private ScanBuffer(int capacity) {
+            bytes = ByteBuffer.allocateDirect(capacity);
+        }
+
+        static ScanBuffer forThread(int indexIntervalBytes) {
+            int wanted = (int) Math.min(MAX_BYTES, (long) indexIntervalBytes + SLACK_BYTES);
+            ScanBuffer scan = PER_THREAD.get();
+            if (scan == null || scan.bytes.capacity() < wanted) {
+                scan = new ScanBuffer(wanted);
+                PER_THREAD.set(scan);
+            }
+            return scan;
+        }
+
+        void invalidate() {
+            bytes.clear().limit(0);
+            fileStart = 0;
+        }
+
+        /** Whether a read has filled the buffer since {@link #invalidate()}. */
+        boolean holdsAny() {
+            return bytes.limit() > 0;
+        }
+
+        /** Whether the file range {@code [position, position + length)} is in the buffer. */
+        boolean holds(int position, int length) {
+            return position >= fileStart && (long) position + length <= (long) fileStart + bytes.limit();
+        }
+    }
+
+    /**
      * LOG-3: whole batches starting with the one that contains {@code startOffset}, none whose last
      * offset is at or above {@code maxOffset}, at most {@code maxBytes} unless the first batch alone
      * is larger and {@code minOneBatch} is set.
@@ -284,7 +415,8 @@ public final class LogSegment {
      */
     public ByteBuffer read(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch) throws IOException {
         int end = size;
-        BatchPosition first = translateOffset(startOffset, end);
+        ScanBuffer scan = ScanBuffer.forThread(indexIntervalBytes);
+        BatchPosition first = locate(startOffset, end, scan);
         if (first == null) {
             return null;
         }
@@ -294,8 +426,16 @@ public final class LogSegment {
         int available = end - first.position();
         int chunk = Math.min(available, Math.max(maxBytes, first.sizeInBytes()));
         ByteBuffer buf = ByteBuffer.allocate(chunk);
-        readFully(buf, first.position());
-        buf.flip();
+        MappedByteBuffer map = readMap;
+        if (map != null && (long) first.position() + chunk <= Math.min(map.capacity(), end)) {
+            buf.put(0, map, first.position(), chunk);
+        } else if (scan.holds(first.position(), chunk)) {
+            // The locating read already brought these bytes in: copy them rather than read again.
+            buf.put(0, scan.bytes, first.position() - scan.fileStart, chunk);
+        } else {
+            readFully(buf, first.position());
+            buf.flip();
+        }
         int pos = 0;
         while (pos + WALK_HEADER_SIZE <= chunk) {
             int batchSize = BatchFraming.sizeInBytes(buf, pos);
@@ -328,15 +468,15 @@ public final class LogSegment {
         int end = size;
         int pos = offsetIndex.lastEntry().position();
         long next = baseOffset;
-        ByteBuffer header = ByteBuffer.allocate(WALK_HEADER_SIZE);
+        ScanBuffer scan = ScanBuffer.forThread(indexIntervalBytes);
+        scan.invalidate();
         while (pos + WALK_HEADER_SIZE <= end) {
-            header.clear();
-            readFully(header, pos);
-            int batchSize = BatchFraming.sizeInBytes(header, 0);
+            int rel = bufferHolding(scan, pos, WALK_HEADER_SIZE, end);
+            int batchSize = BatchFraming.sizeInBytes(scan.bytes, rel);
             if (batchSize < BatchFraming.HEADER_SIZE) {
                 throw new IOException("Corrupt batch header at position " + pos + " of " + logFile);
             }
-            next = BatchFraming.lastOffset(header, 0) + 1;
+            next = BatchFraming.lastOffset(scan.bytes, rel) + 1;
             pos += batchSize;
         }
         return next;
@@ -421,6 +561,7 @@ public final class LogSegment {
         }
         int truncated = (int) (fileSize - validBytes);
         if (truncated > 0) {
+            readMap = null;
             channel.truncate(validBytes);
         }
         size = (int) validBytes;
@@ -450,18 +591,20 @@ public final class LogSegment {
         offsetOfMaxTimestampSoFar = last.offset();
         int end = size;
         int pos = offsetIndex.entries() == 0 ? 0 : offsetIndex.lastEntry().position();
-        ByteBuffer header = ByteBuffer.allocate(BatchFraming.MAX_TIMESTAMP_OFFSET + 8);
-        while (pos + header.capacity() <= end) {
-            header.clear();
-            readFully(header, pos);
-            int batchSize = BatchFraming.sizeInBytes(header, 0);
+        int headerBytes = BatchFraming.MAX_TIMESTAMP_OFFSET + 8;
+        ScanBuffer scan = ScanBuffer.forThread(indexIntervalBytes);
+        scan.invalidate();
+        while (pos + headerBytes <= end) {
+            int rel = bufferHolding(scan, pos, headerBytes, end);
+            ByteBuffer header = scan.bytes;
+            int batchSize = BatchFraming.sizeInBytes(header, rel);
             if (batchSize < BatchFraming.HEADER_SIZE) {
                 return; // corrupt: recovery or the sanity check will deal with it
             }
-            long ts = BatchFraming.maxTimestamp(header, 0);
+            long ts = BatchFraming.maxTimestamp(header, rel);
             if (ts > maxTimestampSoFar) {
                 maxTimestampSoFar = ts;
-                offsetOfMaxTimestampSoFar = BatchFraming.lastOffset(header, 0);
+                offsetOfMaxTimestampSoFar = BatchFraming.lastOffset(header, rel);
             }
             pos += batchSize;
         }
@@ -483,6 +626,7 @@ public final class LogSegment {
         timeIndex.truncateTo(offset);
         offsetIndex.resize(maxIndexSize);
         timeIndex.resize(maxIndexSize);
+        readMap = null;
         channel.truncate(first.position());
         size = first.position();
         bytesSinceLastIndexEntry = 0;
@@ -524,6 +668,7 @@ public final class LogSegment {
 
     /** Records the final timestamp entry, trims the indexes and closes the file; flushes nothing. */
     public void close() throws IOException {
+        readMap = null;
         try {
             if (channel.isOpen()) {
                 onBecomeInactiveSegment();
@@ -535,6 +680,7 @@ public final class LogSegment {
 
     /** Closes and deletes the three files. */
     public void deleteFiles() throws IOException {
+        readMap = null;
         channel.close();
         Files.deleteIfExists(logFile);
         offsetIndex.deleteIfExists();

@@ -62,6 +62,22 @@ public final class OffsetIndex extends MappedIndex {
         return slot < 0 ? new Position(baseOffset, 0) : entry(slot);
     }
 
+    /**
+     * Where to scan for {@code targetOffset}, in one binary search over the mapped entries and
+     * without allocating: the high 32 bits are the position {@link #lookup} returns; the low 32 bits
+     * are the position of the entry after it, or -1 if there is none. The batch holding the target
+     * starts at or after the first and at or before the second (that entry's offset is above the
+     * target), so a scan needs the bytes up to the second position plus one batch header.
+     */
+    public long scanRange(long targetOffset) {
+        int n = entries();
+        int slot = largestLowerBoundSlot(targetOffset - baseOffset);
+        MappedByteBuffer buf = buffer();
+        int from = slot < 0 ? 0 : buf.getInt(slot * ENTRY_SIZE + 4);
+        int next = slot + 1 < n ? buf.getInt((slot + 1) * ENTRY_SIZE + 4) : -1;
+        return ((long) from << 32) | (next & 0xffffffffL);
+    }
+
     /** Removes every entry whose offset is at or above {@code offset}. */
     public void truncateTo(long offset) {
         int slot = largestLowerBoundSlot(offset - baseOffset);
