@@ -88,8 +88,8 @@ public abstract class DelayedOperation {
 
     /**
      * Under the operation's lock: tries to complete, and if that fails runs {@code orElse} (the
-     * purgatory registers its watchers there, so no checker can slip between the try and the
-     * watch: checkers take the same lock).
+     * purgatory registers its watchers there). A checker that finds the watch takes the same lock;
+     * one that ran before the watch existed is covered by the purgatory's second try.
      */
     final boolean safeTryCompleteOrElse(Runnable orElse) {
         lock.lock();

@@ -104,6 +104,12 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
         if (completedNow) {
             return true;
         }
+        // A checker that made the condition true before the watch existed found no watcher and
+        // returned: try once more now that every key is watched (Kafka does the same).
+        if (operation.safeTryComplete()) {
+            maybePurge();
+            return true;
+        }
         if (!operation.isCompleted()) {
             timer.add(operation.expiryTask());
             // Completed between the watch and the timer add: forceComplete cancelled nothing then.
