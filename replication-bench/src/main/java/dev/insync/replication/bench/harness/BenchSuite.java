@@ -64,6 +64,7 @@ public final class BenchSuite {
                         peer.measure(options, fsync, work, out, s -> progress.accept(round + s));
                     } catch (Exception e) {
                         out.note("peer." + peer.name(), peer.name() + " failed: " + e);
+                        e.printStackTrace();
                     }
                 }
             }
