@@ -160,6 +160,15 @@ public final class BatchingProducer {
         latencies = null;
     }
 
+    /** Runs until {@code requests} requests completed (with this producer's window), then drains. */
+    public void runRequests(long requests) throws InterruptedException {
+        stopAfterRequests = requests;
+        completedRequests.set(0);
+        start();
+        awaitDrained();
+        stopAfterRequests = Long.MAX_VALUE;
+    }
+
     /** Stops sending and waits until every request in flight completed. */
     public void stop() throws InterruptedException {
         running = false;

@@ -38,6 +38,11 @@ final class ScaleBench {
             out.add("scale.partitions", partitions);
             double cpu = processCpuCores(options.idleMs());
             out.add("scale.idle_cpu_percent_of_core", cpu * 100);
+            progress.accept("scale: priming " + partitions + " partitions");
+            // A follower's first append to a partition writes its leader-epoch checkpoint: a one-off
+            // cost per partition that is start-up, not throughput. One acks=all record each first.
+            cluster.producer(options.valueBytes(), options.batchBytes(), 1, -1, Math.min(partitions, options.window()))
+                    .runRequests(partitions);
             progress.accept("scale: load over " + partitions + " partitions");
             BenchSuite.Rate rate = BenchSuite.measureRate(cluster.producer(options.valueBytes(), options.batchBytes(),
                     Integer.MAX_VALUE, -1, options.window()), options.warmupMs(), options.measureMs());
