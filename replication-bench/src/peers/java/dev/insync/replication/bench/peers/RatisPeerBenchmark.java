@@ -65,6 +65,9 @@ public final class RatisPeerBenchmark implements PeerBenchmark {
             RaftClient client = peers.client();
             run(options, fsync, client, message -> CompletableFuture.supplyAsync(() -> sendBlocking(client, message),
                     senders), "peer.ratis." + mode, out);
+        } catch (Exception e) {
+            // One transport failing (e.g. a drain that never ends) must not cost the other one.
+            out.note("peer.ratis." + mode, "Ratis over simulated RPC failed: " + e);
         } finally {
             senders.shutdownNow();
         }
@@ -72,6 +75,8 @@ public final class RatisPeerBenchmark implements PeerBenchmark {
         try (Peers peers = grpc(options, fsync, workDir)) {
             RaftClient client = peers.client();
             run(options, fsync, client, message -> client.async().send(message), "peer.ratis_grpc." + mode, out);
+        } catch (Exception e) {
+            out.note("peer.ratis_grpc." + mode, "Ratis over gRPC failed: " + e);
         }
     }
 
@@ -209,8 +214,12 @@ public final class RatisPeerBenchmark implements PeerBenchmark {
     }
 
     private static Peers simulated(BenchOptions options, boolean fsync, Path workDir) throws IOException {
-        Path dir = Files.createTempDirectory(workDir, "ratis-sim-");
-        System.setProperty("test.build.data", dir.toString());
+        // MiniRaftCluster reads test.build.data once per JVM and deletes its directory on shutdown:
+        // one fixed directory, recreated before every cluster.
+        if (System.getProperty("test.build.data") == null) {
+            System.setProperty("test.build.data", workDir.resolve("ratis-sim").toString());
+        }
+        Path dir = Files.createDirectories(Path.of(System.getProperty("test.build.data")));
         RaftProperties p = properties(options, fsync, dir);
         MiniRaftCluster cluster = MiniRaftClusterWithSimulatedRpc.FACTORY.newCluster(3, p);
         cluster.setStateMachineRegistry(group -> new CountingStateMachine());
