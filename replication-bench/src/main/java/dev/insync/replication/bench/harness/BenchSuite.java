@@ -40,9 +40,7 @@ public final class BenchSuite {
     public Measurements run() throws Exception {
         Files.createDirectories(options.outDir());
         Path work = Files.createTempDirectory("insync-bench-");
-        List<PeerBenchmark> peers = options.runs("peers")
-                ? ServiceLoader.load(PeerBenchmark.class).stream().map(ServiceLoader.Provider::get).toList()
-                : List.of();
+        List<PeerBenchmark> peers = options.runs("peers") ? loadPeers() : List.of();
         if (options.runs("peers") && peers.isEmpty()) {
             out.note("peers", "No peer on the classpath: build the bench with -Ppeers to measure Apache Ratis.");
         }
@@ -78,6 +76,24 @@ public final class BenchSuite {
             SimulationSpeed.measure(out, progress);
         }
         return out;
+    }
+
+    /** Peers on the classpath; one whose own dependencies are missing is noted and skipped. */
+    private List<PeerBenchmark> loadPeers() {
+        List<PeerBenchmark> peers = new java.util.ArrayList<>();
+        java.util.Iterator<PeerBenchmark> it = ServiceLoader.load(PeerBenchmark.class).iterator();
+        while (true) {
+            try {
+                if (!it.hasNext()) {
+                    break;
+                }
+                peers.add(it.next());
+            } catch (java.util.ServiceConfigurationError | LinkageError e) {
+                out.note("peers", "A peer could not be loaded (build with -Ppeers for its dependencies): " + e);
+                break;
+            }
+        }
+        return peers;
     }
 
     private void baselines(String round, Path work) throws Exception {

@@ -13,11 +13,13 @@ import java.util.function.Consumer;
  * Simulated seconds per wall second of the deterministic simulator under a simple workload: three
  * brokers, a topic of three partitions (RF 3, min ISR 2), one acks=all record every 10 ms of virtual
  * time to each partition, heartbeats, fetches and HW checkpoints as configured by default, for
- * {@link #VIRTUAL_SECONDS} virtual seconds after one of warm-up.
+ * {@link #VIRTUAL_SECONDS} virtual seconds after one of warm-up; then the same cluster idle for
+ * {@link #IDLE_VIRTUAL_SECONDS} virtual seconds (the simulator's overhead without record traffic).
  */
 final class SimulationSpeed {
 
     static final int VIRTUAL_SECONDS = 120;
+    static final int IDLE_VIRTUAL_SECONDS = 600;
     private static final int STEP_MS = 10;
 
     private SimulationSpeed() {
@@ -38,6 +40,12 @@ final class SimulationSpeed {
             out.add("simulation.virtual_s_per_wall_s", virtualSeconds / wallSeconds);
             out.add("simulation.acked_records", ok);
             progress.accept(String.format("simulation: %.0f virtual s in %.2f wall s", virtualSeconds, wallSeconds));
+            // The same cluster with no load: heartbeats, parked fetches expiring, HW checkpoints.
+            long idle0 = cluster.nowMs();
+            long idleWall0 = System.nanoTime();
+            cluster.runFor(IDLE_VIRTUAL_SECONDS * 1_000L);
+            out.add("simulation.idle.virtual_s_per_wall_s",
+                    (cluster.nowMs() - idle0) / 1e3 / ((System.nanoTime() - idleWall0) / 1e9));
         }
     }
 
