@@ -23,19 +23,30 @@ final class DelayedFetch extends DelayedOperation {
 
     private final FetchRequest request;
     private final Function<FetchRequest, Read> reread;
+    private final Function<FetchRequest, Read> check;
     private final CompletableFuture<FetchResponse> future;
     private volatile FetchResponse ready;
 
     DelayedFetch(FetchRequest request, Function<FetchRequest, Read> reread, CompletableFuture<FetchResponse> future) {
+        this(request, reread, reread, future);
+    }
+
+    /**
+     * @param check  what each wake runs: may answer "not satisfied" (with no response) without reading
+     * @param reread the full read, for expiry
+     */
+    DelayedFetch(FetchRequest request, Function<FetchRequest, Read> check, Function<FetchRequest, Read> reread,
+                 CompletableFuture<FetchResponse> future) {
         super(request.maxWaitMs());
         this.request = request;
+        this.check = check;
         this.reread = reread;
         this.future = future;
     }
 
     @Override
     public boolean tryComplete() {
-        Read read = reread.apply(request);
+        Read read = check.apply(request);
         if (!read.satisfied()) {
             return false;
         }

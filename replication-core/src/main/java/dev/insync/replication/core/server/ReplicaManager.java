@@ -52,6 +52,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -342,13 +343,56 @@ public final class ReplicaManager {
             future.complete(first.response());
             return future;
         }
-        DelayedFetch delayed = new DelayedFetch(request, r -> read(r, false), future);
+        DelayedFetch delayed = new DelayedFetch(request, rereadIfChanged(request), r -> read(r, false), future);
         try {
             fetchPurgatory.tryCompleteElseWatch(delayed, request.partitions().keySet());
         } catch (IllegalStateException shuttingDown) {
             delayed.forceComplete();
         }
         return future;
+    }
+
+    /**
+     * The re-read of a parked fetch, behind a cheap check (FET-5): while every partition is still
+     * the same leader object in the same leader and partition epoch, online, and has nothing past
+     * the fetch offset (the log end for a follower, the HW for a consumer), a full read could only
+     * find no bytes, no divergence and no new error, so it is skipped. Each wake of the purgatory
+     * (every append, every HW change) otherwise re-read every partition of every parked fetch:
+     * O(partitions per fetch) log reads per append. Expiry still reads fully (DelayedFetch.onComplete).
+     */
+    private Function<FetchRequest, DelayedFetch.Read> rereadIfChanged(FetchRequest request) {
+        int n = request.partitions().size();
+        TopicPartition[] tps = new TopicPartition[n];
+        Partition[] parked = new Partition[n];
+        int[] leaderEpochs = new int[n];
+        int[] partitionEpochs = new int[n];
+        long[] fetchOffsets = new long[n];
+        int i = 0;
+        for (Map.Entry<TopicPartition, FetchRequest.PartitionData> e : request.partitions().entrySet()) {
+            Partition p = partitions.get(e.getKey());
+            if (p == null) {
+                return r -> read(r, false);
+            }
+            tps[i] = e.getKey();
+            parked[i] = p;
+            leaderEpochs[i] = p.leaderEpoch();
+            partitionEpochs[i] = p.partitionEpoch();
+            fetchOffsets[i] = e.getValue().fetchOffset();
+            i++;
+        }
+        boolean fromFollower = request.isFromFollower();
+        DelayedFetch.Read unchanged = new DelayedFetch.Read(null, false);
+        return r -> {
+            for (int k = 0; k < n; k++) {
+                Partition p = parked[k];
+                long readableEnd = fromFollower ? p.logEndOffset() : p.highWatermark();
+                if (partitions.get(tps[k]) != p || !p.isLeader() || p.isOffline() || p.leaderEpoch() != leaderEpochs[k]
+                        || p.partitionEpoch() != partitionEpochs[k] || readableEnd != fetchOffsets[k]) {
+                    return read(r, false);
+                }
+            }
+            return unchanged;
+        };
     }
 
     /** Reads every partition of {@code request}; wakes the purgatories for HWs the read raised. */

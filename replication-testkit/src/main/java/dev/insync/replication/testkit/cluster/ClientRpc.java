@@ -5,21 +5,25 @@ import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.record.MemoryRecords;
 import dev.insync.replication.testkit.network.ServiceKey;
 
-/** The client-to-broker produce call on the in-memory network (consumers use the fetch key). */
-final class ClientRpc {
+/**
+ * The client-to-broker produce call on the in-memory network (consumers use the fetch key). Public
+ * so that load generators (the benchmarks' batching producer) can send many records per request
+ * over the same path as {@link TestProducer}.
+ */
+public final class ClientRpc {
 
     /** A produce to the leader of one partition. */
-    static final ServiceKey<ProduceRequest, ProduceResponse> PRODUCE =
+    public static final ServiceKey<ProduceRequest, ProduceResponse> PRODUCE =
             ServiceKey.of("produce", ProduceRequest.class, ProduceResponse.class);
 
     private ClientRpc() {
     }
 
     /** One partition's records with the producer's acks and the broker-side timeout. */
-    record ProduceRequest(TopicPartition topicPartition, MemoryRecords records, int acks, long timeoutMs) {
+    public record ProduceRequest(TopicPartition topicPartition, MemoryRecords records, int acks, long timeoutMs) {
     }
 
     /** The broker's answer: the error, the base offset and the leader epoch the records were written in. */
-    record ProduceResponse(Errors error, long baseOffset, int leaderEpoch) {
+    public record ProduceResponse(Errors error, long baseOffset, int leaderEpoch) {
     }
 }

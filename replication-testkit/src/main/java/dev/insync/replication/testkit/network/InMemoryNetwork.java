@@ -6,6 +6,7 @@ import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.core.rpc.ReplicaTransport;
 import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.testkit.sim.EventLoop;
 import dev.insync.replication.testkit.sim.NodeId;
 import dev.insync.replication.testkit.sim.NodeRuntime;
 import org.slf4j.Logger;
@@ -73,6 +74,15 @@ public final class InMemoryNetwork {
     private final Set<NodeId> isolated = new HashSet<>();
     private final Map<Binding, Bound<?, ?>> handlers = new HashMap<>();
     private final Map<NodeId, Endpoint> endpoints = new HashMap<>();
+    /**
+     * Real time only: a message due now goes straight onto the receiver's executor instead of
+     * through the shared timer thread (one thread hand-off less per message, and no single timer
+     * thread every message of the cluster funnels through). The simulator keeps the timer path so
+     * that seeded runs replay exactly as before.
+     */
+    private final boolean immediateDelivery;
+    /** Real time only: messages per link still waiting in the timer; a due message may not overtake them. */
+    private final Map<Link, Integer> timerPending = new HashMap<>();
     private long sent;
     private long delivered;
     private long lost;
@@ -80,6 +90,7 @@ public final class InMemoryNetwork {
     /** A network over {@code runtime} (an {@code EventLoop} for simulation). */
     public InMemoryNetwork(NodeRuntime runtime) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
+        this.immediateDelivery = !(runtime instanceof EventLoop);
     }
 
     /** The runtime the network delivers on. */
@@ -190,7 +201,7 @@ public final class InMemoryNetwork {
         // TCP ordering: never before an earlier message on the same link.
         long deliveryMs = Math.max(now + delayMs, lastDeliveryMs.getOrDefault(link, Long.MIN_VALUE));
         lastDeliveryMs.put(link, deliveryMs);
-        receiver.scheduler.schedule(receiver.executor, () -> {
+        Runnable delivery = () -> {
             synchronized (this) {
                 if (isCut(link)) {
                     onLost.accept("link " + from + " -> " + to + " was partitioned in flight");
@@ -199,7 +210,22 @@ public final class InMemoryNetwork {
                 delivered++;
             }
             task.run();
-        }, deliveryMs - now);
+        };
+        if (!immediateDelivery) {
+            receiver.scheduler.schedule(receiver.executor, delivery, deliveryMs - now);
+        } else if (deliveryMs <= now && !timerPending.containsKey(link)) {
+            // FIFO holds: nothing of this link waits in the timer, and this runs under the lock.
+            receiver.executor.execute(delivery);
+        } else {
+            timerPending.merge(link, 1, Integer::sum);
+            receiver.scheduler.schedule(receiver.executor, () -> {
+                synchronized (this) {
+                    // Counted down only once on the executor, behind itself: later direct sends queue after it.
+                    timerPending.computeIfPresent(link, (l, n) -> n == 1 ? null : n - 1);
+                }
+                delivery.run();
+            }, deliveryMs - now);
+        }
     }
 
     private <R> void lose(Endpoint sender, String label, NodeId from, NodeId to, String reason,

@@ -1,0 +1,37 @@
+package dev.insync.replication.bench.harness;
+
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * What one bench run measures and for how long.
+ *
+ * @param outDir          where results.txt, results.json and the charts go
+ * @param repeats         how many times each measurement runs (medians are reported)
+ * @param warmupMs        unmeasured load before each throughput window
+ * @param measureMs       length of each throughput window
+ * @param latencySends    acks=all sends recorded for the latency distribution (after a warm-up of a tenth)
+ * @param window          produce requests in flight for throughput
+ * @param batchBytes      largest produce request
+ * @param valueBytes      bytes of each record's value
+ * @param scalePartitions partitions of the scale measurement (0 skips it)
+ * @param idleMs          idle window of the scale measurement's CPU reading
+ * @param sections        which sections run: throughput, latency, baselines, fsync, peers, scale, simulation
+ */
+public record BenchOptions(Path outDir, int repeats, long warmupMs, long measureMs, int latencySends, int window,
+                           int batchBytes, int valueBytes, int scalePartitions, long idleMs, Set<String> sections) {
+
+    /** Every section. */
+    public static final Set<String> ALL_SECTIONS =
+            Set.of("throughput", "latency", "baselines", "fsync", "peers", "scale", "simulation");
+
+    /** The settings: 3 repeats, 100-byte records, 1,000 requests of up to 16 KiB in flight. */
+    public static BenchOptions defaults(Path outDir) {
+        return new BenchOptions(outDir, 3, 2_000, 5_000, 20_000, 1_000, 16 * 1024, 100, 3_000, 30_000, ALL_SECTIONS);
+    }
+
+    /** Whether {@code section} runs. */
+    public boolean runs(String section) {
+        return sections.contains(section);
+    }
+}

@@ -1,0 +1,265 @@
+package dev.insync.replication.bench.harness;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Writes a bench run's results next to each other in one directory: {@code results.txt} (every
+ * metric's median and individual repeats, then the issue's targets, met or missed),
+ * {@code results.json} (the same numbers), and charts as PNG and SVG: {@code latency} (the latency
+ * distributions by percentile) and {@code throughput} (records/s per scenario).
+ */
+public final class BenchReport {
+
+    private final Measurements m;
+    private final BenchOptions options;
+    private final Map<String, String> machine;
+
+    /** @param machine free-form facts about where the run happened (cores, load, JVM) */
+    public BenchReport(Measurements m, BenchOptions options, Map<String, String> machine) {
+        this.m = m;
+        this.options = options;
+        this.machine = machine;
+    }
+
+    /** Writes every file into {@link BenchOptions#outDir()} and returns the text report. */
+    public String write() throws IOException {
+        Path dir = options.outDir();
+        Files.createDirectories(dir);
+        String text = text();
+        Files.writeString(dir.resolve("results.txt"), text);
+        Files.writeString(dir.resolve("results.json"), json());
+        writeLatencyChart(dir);
+        writeThroughputChart(dir);
+        return text;
+    }
+
+    // ------------------------------------------------------------------------------ text
+
+    /** The human-readable report. */
+    public String text() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Insync bench\n");
+        machine.forEach((k, v) -> sb.append(String.format(Locale.ROOT, "  %-14s %s%n", k, v)));
+        sb.append(String.format(Locale.ROOT, "  %-14s %d repeat(s), median shown; %d-byte values, %d in flight, "
+                        + "batches up to %d B, %d s windows%n%n", "method", options.repeats(), options.valueBytes(),
+                options.window(), options.batchBytes(), options.measureMs() / 1000));
+        sb.append(String.format(Locale.ROOT, "%-58s %14s   %s%n", "metric", "median", "repeats"));
+        for (String metric : m.metrics()) {
+            String repeats = m.values(metric).stream().map(BenchReport::num).collect(Collectors.joining(" "));
+            sb.append(String.format(Locale.ROOT, "%-58s %14s   %s%n", metric, num(m.median(metric)), repeats));
+        }
+        if (!m.notes().isEmpty()) {
+            sb.append("\nnotes\n");
+            m.notes().forEach((k, v) -> sb.append("  ").append(k).append(": ").append(v).append('\n'));
+        }
+        sb.append("\ntargets\n");
+        for (Target t : targets()) {
+            sb.append(String.format(Locale.ROOT, "  [%s] %s: %s%n", t.status(), t.name(), t.detail()));
+        }
+        return sb.toString();
+    }
+
+    private static String num(double v) {
+        if (Double.isNaN(v)) {
+            return "-";
+        }
+        if (Math.abs(v) >= 1000) {
+            return String.format(Locale.ROOT, "%.0f", v);
+        }
+        return String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    // --------------------------------------------------------------------------- targets
+
+    /** One target of the issue, evaluated on the medians. */
+    public record Target(String name, String status, String detail) {
+    }
+
+    /** The issue's targets, evaluated on this run's medians; MISSING where a section did not run. */
+    public List<Target> targets() {
+        List<Target> t = new ArrayList<>();
+        String n = BenchSuite.NO_FSYNC;
+        atLeast(t, "acks=all >= 50% of acks=1 (1 partition)", "insync." + n + ".acks_all.p1.batched.records_per_s",
+                "insync." + n + ".acks_1.p1.batched.records_per_s", 0.5);
+        atLeast(t, "acks=all >= 50% of acks=1 (12 partitions)", "insync." + n + ".acks_all.p12.batched.records_per_s",
+                "insync." + n + ".acks_1.p12.batched.records_per_s", 0.5);
+        atMost(t, "acks=all p50 <= 3 x two hand-off round trips", "insync." + n + ".acks_all.latency.p50_us",
+                "baseline.handoff_rtt.p50_us", 6.0);
+        atMost(t, "acks=all p99 <= 10 x p50", "insync." + n + ".acks_all.latency.p99_us",
+                "insync." + n + ".acks_all.latency.p50_us", 10.0);
+        atLeast(t, "12-partition throughput >= 1-partition", "insync." + n + ".acks_all.p12.batched.records_per_s",
+                "insync." + n + ".acks_all.p1.batched.records_per_s", 1.0);
+        for (String transport : List.of("ratis", "ratis_grpc")) {
+            for (String fs : List.of(BenchSuite.NO_FSYNC, BenchSuite.FSYNC)) {
+                String peer = "peer." + transport + "." + fs;
+                String which = transport + ", " + fs;
+                atLeast(t, "batching client >= 10 x Ratis (" + which + ")",
+                        "insync." + fs + ".acks_all.p1.batched.records_per_s", peer + ".records_per_s", 10.0);
+                atLeast(t, "one record per request >= 2 x Ratis (" + which + ")",
+                        "insync." + fs + ".acks_all.p1.single.records_per_s", peer + ".records_per_s", 2.0);
+                atMost(t, "acks=all p50 <= 1/3 of Ratis p50 (" + which + ")",
+                        "insync." + fs + ".acks_all.latency.p50_us", peer + ".latency.p50_us", 1.0 / 3);
+            }
+        }
+        absolute(t, "3,000 partitions idle < 5% of one core", "scale.idle_cpu_percent_of_core", 5.0, false);
+        absolute(t, "<= 30 KiB heap per replica", "scale.heap_per_replica_kib", 30.0, false);
+        absolute(t, "simulation >= 1000 simulated s per wall s", "simulation.virtual_s_per_wall_s", 1000.0, true);
+        return t;
+    }
+
+    private void atLeast(List<Target> t, String name, String metric, String reference, double factor) {
+        ratio(t, name, metric, reference, factor, true);
+    }
+
+    private void atMost(List<Target> t, String name, String metric, String reference, double factor) {
+        ratio(t, name, metric, reference, factor, false);
+    }
+
+    private void ratio(List<Target> t, String name, String metric, String reference, double factor, boolean atLeast) {
+        if (!m.has(metric) || !m.has(reference)) {
+            t.add(new Target(name, "NOT MEASURED", "needs " + metric + " and " + reference));
+            return;
+        }
+        double v = m.median(metric);
+        double r = m.median(reference);
+        double ratio = v / r;
+        boolean met = atLeast ? ratio >= factor : ratio <= factor;
+        t.add(new Target(name, met ? "MET" : "MISSED", String.format(Locale.ROOT, "%s / %s = %.3g (target %s %.3g)",
+                num(v), num(r), ratio, atLeast ? ">=" : "<=", factor)));
+    }
+
+    private void absolute(List<Target> t, String name, String metric, double bound, boolean atLeast) {
+        if (!m.has(metric)) {
+            t.add(new Target(name, "NOT MEASURED", "needs " + metric));
+            return;
+        }
+        double v = m.median(metric);
+        boolean met = atLeast ? v >= bound : v <= bound;
+        t.add(new Target(name, met ? "MET" : "MISSED", String.format(Locale.ROOT, "%s (target %s %s)",
+                num(v), atLeast ? ">=" : "<=", num(bound))));
+    }
+
+    // ------------------------------------------------------------------------------ json
+
+    /** Every metric with its median and repeats, the notes and the targets, as JSON. */
+    public String json() {
+        StringBuilder sb = new StringBuilder("{\n  \"machine\": {");
+        sb.append(machine.entrySet().stream().map(e -> "\n    " + quote(e.getKey()) + ": " + quote(e.getValue()))
+                .collect(Collectors.joining(",")));
+        sb.append("\n  },\n  \"metrics\": {");
+        List<String> rows = new ArrayList<>();
+        for (String metric : m.metrics()) {
+            String values = m.values(metric).stream().map(BenchReport::jsonNum).collect(Collectors.joining(", "));
+            rows.add("\n    " + quote(metric) + ": {\"median\": " + jsonNum(m.median(metric)) + ", \"values\": [" + values + "]}");
+        }
+        sb.append(String.join(",", rows)).append("\n  },\n  \"notes\": {");
+        sb.append(m.notes().entrySet().stream().map(e -> "\n    " + quote(e.getKey()) + ": " + quote(e.getValue()))
+                .collect(Collectors.joining(",")));
+        sb.append("\n  },\n  \"targets\": [");
+        sb.append(targets().stream().map(t -> "\n    {\"name\": " + quote(t.name()) + ", \"status\": " + quote(t.status())
+                + ", \"detail\": " + quote(t.detail()) + "}").collect(Collectors.joining(",")));
+        sb.append("\n  ]\n}\n");
+        return sb.toString();
+    }
+
+    private static String jsonNum(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6g", v) : "null";
+    }
+
+    private static String quote(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+
+    // ---------------------------------------------------------------------------- charts
+
+    private void writeLatencyChart(Path dir) throws IOException {
+        List<Map.Entry<String, Histogram>> histograms = m.orderedHistograms();
+        if (histograms.isEmpty()) {
+            return;
+        }
+        XYChart chart = new XYChartBuilder().width(900).height(520)
+                .title("Latency by percentile (one request in flight)")
+                .xAxisTitle("percentile (log scale of 1/(1-p): 90%, 99%, 99.9%, ...)")
+                .yAxisTitle("latency (microseconds)").build();
+        chart.getStyler().setXAxisLogarithmic(true);
+        chart.getStyler().setYAxisLogarithmic(true);
+        chart.getStyler().setMarkerSize(0);
+        for (Map.Entry<String, Histogram> e : histograms) {
+            List<Double> x = new ArrayList<>();
+            List<Double> y = new ArrayList<>();
+            for (HistogramIterationValue v : e.getValue().percentiles(5)) {
+                double p = v.getPercentileLevelIteratedTo() / 100.0;
+                if (p >= 1.0) {
+                    break;
+                }
+                x.add(1.0 / (1.0 - p));
+                y.add(Math.max(0.01, v.getValueIteratedTo() / 1e3));
+            }
+            if (x.size() > 1) {
+                XYSeries series = chart.addSeries(e.getKey(), x, y);
+                series.setMarker(SeriesMarkers.NONE);
+            }
+        }
+        BitmapEncoder.saveBitmap(chart, dir.resolve("latency").toString(), BitmapEncoder.BitmapFormat.PNG);
+        VectorGraphicsEncoder.saveVectorGraphic(chart, dir.resolve("latency").toString(),
+                VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+    }
+
+    private void writeThroughputChart(Path dir) throws IOException {
+        List<String> names = new ArrayList<>();
+        List<Double> values = new ArrayList<>();
+        for (String metric : m.metrics()) {
+            // The raw file-write baseline is 20-100x everything else and would flatten the chart; it is in the table.
+            if (metric.endsWith(".records_per_s") && !metric.startsWith("simulation") && !metric.startsWith("baseline.")
+                    && m.median(metric) > 0) {
+                names.add(metric.substring(0, metric.length() - ".records_per_s".length()));
+                values.add(m.median(metric));
+            }
+        }
+        if (names.isEmpty()) {
+            return;
+        }
+        CategoryChart chart = new CategoryChartBuilder().width(1000).height(560)
+                .title("Replicated throughput, median of " + options.repeats() + " (records/s, 100-byte records)")
+                .xAxisTitle("scenario").yAxisTitle("records/s").build();
+        chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setXAxisLabelRotation(60);
+        chart.addSeries("records/s", names, values);
+        BitmapEncoder.saveBitmap(chart, dir.resolve("throughput").toString(), BitmapEncoder.BitmapFormat.PNG);
+        VectorGraphicsEncoder.saveVectorGraphic(chart, dir.resolve("throughput").toString(),
+                VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+    }
+}

@@ -1,0 +1,23 @@
+package dev.insync.replication.bench.harness;
+
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/**
+ * Another replication system measured in the same run under the same load (found with
+ * {@link java.util.ServiceLoader}; the Ratis peer is compiled only with the Maven profile
+ * {@code -Ppeers}, so ordinary builds neither download nor run it).
+ */
+public interface PeerBenchmark {
+
+    /** Short name used as the metric prefix, e.g. {@code ratis}. */
+    String name();
+
+    /**
+     * Measures with {@code fsync} on or off: adds {@code peer.<name>.<fsync>.records_per_s} (with
+     * {@code window} messages in flight) and {@code peer.<name>.<fsync>.latency_p50_us} etc. (one in
+     * flight) to {@code out}.
+     */
+    void measure(BenchOptions options, boolean fsync, Path workDir, Measurements out, Consumer<String> progress)
+            throws Exception;
+}

@@ -1,0 +1,39 @@
+package dev.insync.replication.bench.harness;
+
+import java.io.PrintStream;
+import java.util.function.Consumer;
+
+/**
+ * A one-line progress display: each step overwrites the previous one ({@code \r}), prefixed with
+ * the elapsed time; {@code null} ends the line.
+ */
+public final class ProgressLine implements Consumer<String> {
+
+    private final PrintStream out;
+    private final long startNs = System.nanoTime();
+    private int lastLength;
+
+    /** Progress on {@code out}. */
+    public ProgressLine(PrintStream out) {
+        this.out = out;
+    }
+
+    /** Progress on standard error, so standard output carries only the report. */
+    public static ProgressLine toStderr() {
+        return new ProgressLine(System.err);
+    }
+
+    @Override
+    public synchronized void accept(String step) {
+        if (step == null) {
+            out.print("\r" + " ".repeat(lastLength) + "\r");
+            out.flush();
+            lastLength = 0;
+            return;
+        }
+        String line = String.format("[%4ds] %s", (System.nanoTime() - startNs) / 1_000_000_000L, step);
+        out.print("\r" + line + " ".repeat(Math.max(0, lastLength - line.length())));
+        out.flush();
+        lastLength = line.length();
+    }
+}

@@ -1,0 +1,91 @@
+package dev.insync.replication.cli;
+
+import dev.insync.replication.bench.harness.BenchMain;
+import dev.insync.replication.bench.harness.BenchOptions;
+import dev.insync.replication.bench.harness.ProgressLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code insync bench}: measures replicated throughput and latency (3 brokers on real threads in
+ * this JVM over the in-memory transport), the baselines underneath them, scale and simulation
+ * speed, with a progress line on stderr; writes {@code results.txt}, {@code results.json} and
+ * {@code latency}/{@code throughput} charts (PNG, SVG) into {@code --out} and prints the text
+ * report. See {@code docs/performance.md}. Peers (Apache Ratis) run only from the {@code -Ppeers}
+ * build of {@code replication-bench}.
+ */
+@Command(name = "bench",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Measures Insync's replicated throughput and latency, baselines, scale and simulation speed.",
+            "Writes results.txt, results.json, latency.{png,svg} and throughput.{png,svg} to --out."})
+public final class BenchCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--out", defaultValue = "bench-results", description = "Output directory (default: ${DEFAULT-VALUE}).")
+    private Path out;
+
+    @Option(names = "--repeats", defaultValue = "3", description = "Repeats of each measurement; medians are reported (default: ${DEFAULT-VALUE}).")
+    private int repeats;
+
+    @Option(names = "--seconds", defaultValue = "5", description = "Measured seconds per throughput scenario (default: ${DEFAULT-VALUE}).")
+    private int seconds;
+
+    @Option(names = "--warmup-seconds", defaultValue = "2", description = "Warm-up seconds per throughput scenario (default: ${DEFAULT-VALUE}).")
+    private int warmupSeconds;
+
+    @Option(names = "--latency-sends", defaultValue = "20000", description = "Recorded acks=all sends, one in flight (default: ${DEFAULT-VALUE}).")
+    private int latencySends;
+
+    @Option(names = "--scale-partitions", defaultValue = "3000", description = "Partitions of the scale measurement, 0 to skip (default: ${DEFAULT-VALUE}).")
+    private int scalePartitions;
+
+    @Option(names = "--idle-seconds", defaultValue = "30", description = "Idle window of the scale CPU reading (default: ${DEFAULT-VALUE}).")
+    private int idleSeconds;
+
+    @Option(names = "--sections", split = ",",
+            description = "Sections to run (default: all): throughput, latency, baselines, fsync, peers, scale, simulation.")
+    private List<String> sections;
+
+    @Option(names = "--quick", description = "One repeat of 1 s windows, 2,000 latency sends, 300 scale partitions, 5 s idle: a smoke run.")
+    private boolean quick;
+
+    @Override
+    public Integer call() throws Exception {
+        // The brokers' INFO lines would bury the report: warnings only, on stderr, unless asked otherwise.
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+            System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        }
+        Set<String> chosen = sections == null ? BenchOptions.ALL_SECTIONS : new LinkedHashSet<>(sections);
+        for (String s : chosen) {
+            if (!BenchOptions.ALL_SECTIONS.contains(s)) {
+                throw new ParameterException(spec.commandLine(), "Unknown section '" + s + "'; known: "
+                        + BenchOptions.ALL_SECTIONS);
+            }
+        }
+        if (repeats < 1 || seconds < 1 || latencySends < 1 || scalePartitions < 0 || idleSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--repeats, --seconds, --latency-sends and --idle-seconds"
+                    + " must be positive and --scale-partitions not negative");
+        }
+        BenchOptions options = quick
+                ? new BenchOptions(out, 1, 500, 1_000, 2_000, 1_000, 16 * 1024, 100, 300, 5_000, chosen)
+                : new BenchOptions(out, repeats, warmupSeconds * 1_000L, seconds * 1_000L, latencySends, 1_000,
+                        16 * 1024, 100, scalePartitions, idleSeconds * 1_000L, chosen);
+        String report = BenchMain.run(options, ProgressLine.toStderr());
+        spec.commandLine().getOut().print(report);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+}
