@@ -29,6 +29,7 @@ import java.util.Properties;
         subcommands = {
                 ScenarioCommand.class,
                 SimulateCommand.class,
+                BenchCommand.class,
                 DumpLogCommand.class,
         })
 public final class InsyncCli implements Runnable {
