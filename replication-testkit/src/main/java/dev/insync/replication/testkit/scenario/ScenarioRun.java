@@ -194,6 +194,27 @@ final class ScenarioRun implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------ result
 
+    /**
+     * Runs one scenario end to end: builds the cluster, records the settings, runs {@code steps}
+     * and turns an exception from a step into a failed verdict rather than a crash.
+     */
+    static ScenarioResult execute(String scenario, InMemoryCluster.Builder builder, TopicPartition watched,
+                                  ScenarioSettings settings, long lagMs, Consumer<String> printer,
+                                  Consumer<ScenarioRun> steps) {
+        try (ScenarioRun run = new ScenarioRun(scenario, builder.build(), watched, printer)) {
+            run.put("lagMs", lagMs);
+            run.put("seed", settings.seed());
+            RuntimeException aborted = null;
+            try {
+                steps.accept(run);
+            } catch (RuntimeException e) {
+                // A step that cannot go on, or an exception from the cluster, fails this run with a verdict.
+                aborted = e;
+            }
+            return run.finish(aborted);
+        }
+    }
+
     ScenarioResult finish(RuntimeException aborted) {
         if (aborted != null) {
             String why = aborted instanceof ScenarioAbortedException ? aborted.getMessage() : aborted.toString();

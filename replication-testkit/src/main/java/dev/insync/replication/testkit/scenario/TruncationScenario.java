@@ -84,18 +84,7 @@ public final class TruncationScenario implements Scenario {
     public ScenarioResult run(ScenarioSettings settings, Consumer<String> printer) {
         long lagMs = settings.lagMsOr(DEFAULT_LAG_MS);
         InMemoryCluster.Builder builder = ScenarioRun.clusterBuilder(settings, lagMs);
-        try (ScenarioRun run = new ScenarioRun(name(), builder.build(), TP, printer)) {
-            run.put("lagMs", lagMs);
-            run.put("seed", settings.seed());
-            RuntimeException aborted = null;
-            try {
-                steps(run);
-            } catch (RuntimeException e) {
-                // A step that cannot go on, or an exception from the cluster, fails this run with a verdict.
-                aborted = e;
-            }
-            return run.finish(aborted);
-        }
+        return ScenarioRun.execute(name(), builder, TP, settings, lagMs, printer, run -> steps(run));
     }
 
     private void steps(ScenarioRun run) {
