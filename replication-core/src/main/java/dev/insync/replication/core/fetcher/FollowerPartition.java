@@ -34,8 +34,9 @@ public interface FollowerPartition {
 
     /**
      * FOL-8: the largest epoch this log knows at or below {@code epoch} and the offset where it
-     * ends (the next epoch's start, or the LEO for the latest epoch); empty if the log knows no
-     * epoch at or below {@code epoch}.
+     * ends (the next epoch's start, or the LEO for the latest epoch); for an epoch below every known
+     * one, {@code (epoch, start of the first epoch)}; empty if the log has no epoch information or
+     * {@code epoch} is above every epoch it knows (Kafka's {@code UnifiedLog.endOffsetForEpoch}).
      */
     Optional<EpochEndOffset> endOffsetForEpoch(int epoch);
 

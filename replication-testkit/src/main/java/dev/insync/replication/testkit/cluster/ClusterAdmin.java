@@ -3,7 +3,6 @@ package dev.insync.replication.testkit.cluster;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.Log;
-import dev.insync.replication.log.LogReadInfo;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEntry;
 import dev.insync.replication.log.record.Record;
@@ -11,7 +10,6 @@ import dev.insync.replication.log.record.RecordBatch;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,27 +62,34 @@ public final class ClusterAdmin {
         return cluster.broker(brokerId).partition(new TopicPartition(topic, partition));
     }
 
-    /** Every record in a running broker's log, from its log start to its LEO. */
-    public List<ConsumedRecord> records(int brokerId, String topic, int partition) {
+    /** Every batch in a running broker's log, from its log start to its LEO. */
+    public List<RecordBatch> batches(int brokerId, String topic, int partition) {
         Log log = log(brokerId, topic, partition);
-        List<ConsumedRecord> out = new ArrayList<>();
+        List<RecordBatch> out = new ArrayList<>();
         long offset = log.logStartOffset();
         long end = log.logEndOffset();
         while (offset < end) {
-            LogReadInfo read = log.read(offset, 1024 * 1024, end);
             long next = offset;
-            for (RecordBatch batch : read.records().batches()) {
-                for (Record r : batch.records()) {
-                    if (r.offset() >= offset) {
-                        out.add(new ConsumedRecord(r.offset(), batch.partitionLeaderEpoch(), string(r.key()), string(r.value())));
-                    }
-                }
+            for (RecordBatch batch : log.read(offset, 1024 * 1024, end).records().batches()) {
+                out.add(batch);
                 next = batch.nextOffset();
             }
             if (next == offset) {
-                break;
+                throw new IllegalStateException("No batch at offset " + offset + " of " + log.topicPartition()
+                        + " on broker " + brokerId + " (LEO " + end + ")");
             }
             offset = next;
+        }
+        return out;
+    }
+
+    /** Every record in a running broker's log, from its log start to its LEO. */
+    public List<ConsumedRecord> records(int brokerId, String topic, int partition) {
+        List<ConsumedRecord> out = new ArrayList<>();
+        for (RecordBatch batch : batches(brokerId, topic, partition)) {
+            for (Record r : batch.records()) {
+                out.add(ConsumedRecord.of(batch, r));
+            }
         }
         return out;
     }
@@ -129,12 +134,4 @@ public final class ClusterAdmin {
                 .orElseThrow(() -> new IllegalStateException("Broker " + brokerId + " is not running or has no log for " + tp));
     }
 
-    private static String string(ByteBuffer buffer) {
-        if (buffer == null) {
-            return null;
-        }
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.duplicate().get(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
-    }
 }

@@ -10,8 +10,6 @@ import dev.insync.replication.log.record.Record;
 import dev.insync.replication.log.record.RecordBatch;
 import dev.insync.replication.testkit.sim.NodeId;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -100,7 +98,7 @@ public final class TestConsumer {
         for (RecordBatch batch : data.records().batches()) {
             for (Record r : batch.records()) {
                 if (r.offset() >= requestedPosition && r.offset() < data.highWatermark()) {
-                    out.add(new ConsumedRecord(r.offset(), batch.partitionLeaderEpoch(), string(r.key()), string(r.value())));
+                    out.add(ConsumedRecord.of(batch, r));
                     next = r.offset() + 1;
                 }
             }
@@ -109,12 +107,4 @@ public final class TestConsumer {
         return out;
     }
 
-    private static String string(ByteBuffer buffer) {
-        if (buffer == null) {
-            return null;
-        }
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.duplicate().get(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
-    }
 }

@@ -1,13 +1,12 @@
 package dev.insync.replication.testkit.scenario;
 
 import dev.insync.replication.core.config.ReplicationConfig;
-import dev.insync.replication.core.partition.LocalLog;
-import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.record.Record;
 import dev.insync.replication.log.record.RecordBatch;
 import dev.insync.replication.testkit.cluster.ClusterAdmin;
+import dev.insync.replication.testkit.cluster.ConsumedRecord;
 import dev.insync.replication.testkit.cluster.InMemoryCluster;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.cluster.TestProducer;
@@ -17,8 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,8 +45,6 @@ final class ScenarioRun implements AutoCloseable {
     static final LinkConfig LINKS = LinkConfig.uniform(1, 3);
     /** Longest a produce round trip takes when nothing waits: request and response over one link each. */
     static final long ROUND_TRIP_MS = 2 * LINKS.maxDelayMs();
-    /** Bytes one read of a log dump asks for (at least one batch is returned regardless). */
-    private static final int MAX_DUMP_BYTES = 1024 * 1024;
 
     private final String scenario;
     private final InMemoryCluster cluster;
@@ -248,36 +243,18 @@ final class ScenarioRun implements AutoCloseable {
      * {@code offset 0: ok-1} per record.
      */
     List<String> batchLines(int brokerId, String topic) {
-        LocalLog log = admin().partitionState(brokerId, topic, 0).map(Partition::localLog)
-                .orElseThrow(() -> new ScenarioAbortedException("broker " + brokerId + " does not host " + topic + "-0"));
+        if (admin().partitionState(brokerId, topic, 0).isEmpty()) {
+            throw new ScenarioAbortedException("broker " + brokerId + " does not host " + topic + "-0");
+        }
         List<String> out = new ArrayList<>();
-        long offset = log.logStartOffset();
-        long end = log.logEndOffset();
-        while (offset < end) {
-            long next = offset;
-            for (RecordBatch batch : log.read(offset, MAX_DUMP_BYTES, end).records().batches()) {
-                out.add("batch offsets " + batch.baseOffset() + "-" + batch.lastOffset() + " (count " + batch.recordCount()
-                        + ") partitionLeaderEpoch=" + batch.partitionLeaderEpoch());
-                for (Record r : batch.records()) {
-                    out.add("offset " + r.offset() + ": " + utf8(r.value()));
-                }
-                next = batch.nextOffset();
+        for (RecordBatch batch : admin().batches(brokerId, topic, 0)) {
+            out.add("batch offsets " + batch.baseOffset() + "-" + batch.lastOffset() + " (count " + batch.recordCount()
+                    + ") partitionLeaderEpoch=" + batch.partitionLeaderEpoch());
+            for (Record r : batch.records()) {
+                out.add("offset " + r.offset() + ": " + ConsumedRecord.of(batch, r).value());
             }
-            if (next == offset) {
-                throw new ScenarioAbortedException("no batch at offset " + offset + " of " + topic + "-0 on broker " + brokerId);
-            }
-            offset = next;
         }
         return out;
-    }
-
-    private static String utf8(ByteBuffer value) {
-        if (value == null) {
-            return "null";
-        }
-        byte[] bytes = new byte[value.remaining()];
-        value.duplicate().get(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     /** {@code text} without its version and count lines: the entries of a checkpoint file, one per line. */
