@@ -20,6 +20,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.TreeMap;
@@ -591,6 +592,26 @@ public final class Log implements Closeable {
     /** {@link LeaderEpochCache#endOffsetFor} with this log's LEO. */
     public EpochEndOffset endOffsetForEpoch(int epoch) {
         return leaderEpochCache.endOffsetFor(epoch, logEndOffset);
+    }
+
+    /**
+     * FOL-8's follower-side lookup, as Kafka's {@code UnifiedLog.endOffsetForEpoch}: empty when the
+     * log has no epoch information or {@code epoch} is above every epoch it knows; otherwise the
+     * cache's answer. For an epoch below every known one that is {@code (epoch, start of the first
+     * epoch)}: every record here was written in a later epoch than the leader's, so a follower
+     * truncates to where its first epoch starts. (Treating that case as "no epoch at or below E"
+     * would truncate to {@code min(leaderEndOffset, LEO)}, keep the diverged records and retry
+     * forever.)
+     */
+    public Optional<EpochEndOffset> knownEndOffsetForEpoch(int epoch) {
+        if (leaderEpochCache.isEmpty()) {
+            return Optional.empty();
+        }
+        EpochEndOffset found = endOffsetForEpoch(epoch);
+        if (found.endOffset() == EpochEndOffset.UNDEFINED_OFFSET || found.leaderEpoch() > epoch) {
+            return Optional.empty();
+        }
+        return Optional.of(found);
     }
 
     /** Records the start of a new leader epoch at the LEO (LDR-1). */

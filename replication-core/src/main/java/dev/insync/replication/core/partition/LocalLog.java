@@ -50,11 +50,7 @@ public interface LocalLog {
     /** LOG-8 with this log's LEO. */
     EpochEndOffset endOffsetForEpoch(int epoch);
 
-    /**
-     * FOL-8's follower lookup: the largest epoch this log knows at or below {@code epoch} and where it ends; empty
-     * when it knows none at or below it (unlike {@link #endOffsetForEpoch}, which then answers
-     * {@code (requested, firstStart)}).
-     */
+    /** FOL-8's follower lookup: {@link Log#knownEndOffsetForEpoch}. */
     java.util.Optional<EpochEndOffset> knownEndOffsetForEpoch(int epoch);
 
     /** LDR-1: records that {@code leaderEpoch} starts at {@code startOffset}. */

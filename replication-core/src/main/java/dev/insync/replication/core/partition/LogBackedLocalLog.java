@@ -1,6 +1,5 @@
 package dev.insync.replication.core.partition;
 
-import dev.insync.replication.core.fetcher.LogFollowerPartition;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogAppendInfo;
 import dev.insync.replication.log.LogReadInfo;
@@ -78,7 +77,7 @@ final class LogBackedLocalLog implements LocalLog {
 
     @Override
     public Optional<EpochEndOffset> knownEndOffsetForEpoch(int epoch) {
-        return LogFollowerPartition.endOffsetForEpoch(log, epoch);
+        return log.knownEndOffsetForEpoch(epoch);
     }
 
     @Override

@@ -92,11 +92,11 @@ class LogFollowerPartitionTest extends FetcherTestSupport {
         log.appendAsFollower(leaderBatch(0, 2, "a", "b"));
         log.appendAsFollower(leaderBatch(2, 4, "c"));
         // Below every known epoch: (requested, start of the first epoch), so a diverged follower truncates there.
-        assertThat(LogFollowerPartition.endOffsetForEpoch(log, 1)).contains(new EpochEndOffset(1, 0));
-        assertThat(LogFollowerPartition.endOffsetForEpoch(log, 2)).contains(new EpochEndOffset(2, 2));
-        assertThat(LogFollowerPartition.endOffsetForEpoch(log, 3)).contains(new EpochEndOffset(2, 2));
-        assertThat(LogFollowerPartition.endOffsetForEpoch(log, 4)).contains(new EpochEndOffset(4, 3));
+        assertThat(new LogFollowerPartition(log).endOffsetForEpoch(1)).contains(new EpochEndOffset(1, 0));
+        assertThat(new LogFollowerPartition(log).endOffsetForEpoch(2)).contains(new EpochEndOffset(2, 2));
+        assertThat(new LogFollowerPartition(log).endOffsetForEpoch(3)).contains(new EpochEndOffset(2, 2));
+        assertThat(new LogFollowerPartition(log).endOffsetForEpoch(4)).contains(new EpochEndOffset(4, 3));
         // Above the latest epoch the cache answers UNDEFINED (LOG-8), as Kafka's follower sees it.
-        assertThat(LogFollowerPartition.endOffsetForEpoch(log, 9)).isEmpty();
+        assertThat(new LogFollowerPartition(log).endOffsetForEpoch(9)).isEmpty();
     }
 }
