@@ -8,6 +8,7 @@ import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.record.Record;
 import dev.insync.replication.log.record.RecordBatch;
+import dev.insync.replication.testkit.network.InMemoryNetwork;
 import dev.insync.replication.testkit.sim.NodeId;
 
 import java.util.ArrayList;
@@ -79,7 +80,7 @@ public final class TestConsumer {
                     Map.of(tp, new FetchRequest.PartitionData(position, -1L, MAX_BYTES, OptionalInt.empty(),
                             OptionalInt.empty())));
             Scheduler.Cancellable timeout = scheduler.schedule(executor, () -> result.complete(List.of()), POLL_TIMEOUT_MS);
-            cluster.network().send(node, NodeId.broker(leader), dev.insync.replication.testkit.network.InMemoryNetwork.FETCH,
+            cluster.network().send(node, NodeId.broker(leader), InMemoryNetwork.FETCH,
                     request).whenComplete((response, error) -> executor.execute(() -> {
                         timeout.cancel();
                         result.complete(error == null ? accept(tp, position, response) : List.of());
