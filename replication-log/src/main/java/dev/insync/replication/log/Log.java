@@ -335,8 +335,8 @@ public final class Log implements Closeable {
     }
 
     /**
-     * LOG-4: appends the leader's bytes unchanged (validated for framing and CRC, not for
-     * {@code max.message.bytes}) and, FOL-4, records {@code (partitionLeaderEpoch, baseOffset)} in
+     * LOG-4: appends the leader's bytes unchanged (validated for framing, CRC and record count, not
+     * for {@code max.message.bytes} nor record by record: {@link RecordsValidator#validateShallow}) and, FOL-4, records {@code (partitionLeaderEpoch, baseOffset)} in
      * the epoch cache for every batch that starts a new epoch.
      *
      * @throws ApiException OFFSET_OUT_OF_RANGE if the first batch does not start exactly at the LEO
@@ -344,7 +344,7 @@ public final class Log implements Closeable {
      *                      the validation errors of LOG-5. The log is unchanged on any of them.
      */
     public LogAppendInfo appendAsFollower(MemoryRecords records) {
-        RecordsSummary summary = RecordsValidator.validate(records, Integer.MAX_VALUE, topicPartition);
+        RecordsSummary summary = RecordsValidator.validateShallow(records, topicPartition);
         lock.lock();
         try {
             ensureOpen();

@@ -445,8 +445,14 @@ public final class Partition {
             return false;
         }
         long leaderEndOffset = log.logEndOffset();
-        long candidate = highWatermarkCandidate(leaderEndOffset, snapshotStates(), isrState.maximalIsr(),
-                currentTimeMs, settings.replicaLagTimeMaxMs(), settings.eligibility());
+        // The loop of highWatermarkCandidate over the live replicas, without snapshotting them into a
+        // map first: this runs on every append and every follower fetch.
+        long candidate = leaderEndOffset;
+        List<Integer> maximalIsr = isrState.maximalIsr();
+        for (Map.Entry<Integer, Replica> remote : remoteReplicas.entrySet()) {
+            candidate = lowerForReplica(candidate, remote.getKey(), remote.getValue().stateSnapshot(), leaderEndOffset,
+                    maximalIsr, currentTimeMs, settings.replicaLagTimeMaxMs(), settings.eligibility());
+        }
         long oldHw = log.highWatermark();
         boolean increased = log.maybeIncrementHighWatermark(candidate);
         if (increased) {
@@ -469,19 +475,23 @@ public final class Partition {
                                               ReplicaEligibility eligibility) {
         long candidate = leaderEndOffset;
         for (Map.Entry<Integer, ReplicaState> entry : remoteStates.entrySet()) {
-            ReplicaState state = entry.getValue();
-            if (state.logEndOffset() >= candidate) {
-                continue;
-            }
-            int brokerId = entry.getKey();
-            boolean waitForIt = maximalIsr.contains(brokerId)
-                    || (state.isCaughtUp(leaderEndOffset, currentTimeMs, replicaLagTimeMaxMs)
-                    && eligibility.isBrokerEligible(brokerId, state.brokerEpoch()));
-            if (waitForIt) {
-                candidate = state.logEndOffset();
-            }
+            candidate = lowerForReplica(candidate, entry.getKey(), entry.getValue(), leaderEndOffset, maximalIsr,
+                    currentTimeMs, replicaLagTimeMaxMs, eligibility);
         }
         return candidate;
+    }
+
+    /** One step of {@link #highWatermarkCandidate}: the candidate, lowered to this replica's LEO if HW-1 waits for it. */
+    private static long lowerForReplica(long candidate, int brokerId, ReplicaState state, long leaderEndOffset,
+                                        List<Integer> maximalIsr, long currentTimeMs, long replicaLagTimeMaxMs,
+                                        ReplicaEligibility eligibility) {
+        if (state.logEndOffset() >= candidate) {
+            return candidate;
+        }
+        boolean waitForIt = maximalIsr.contains(brokerId)
+                || (state.isCaughtUp(leaderEndOffset, currentTimeMs, replicaLagTimeMaxMs)
+                && eligibility.isBrokerEligible(brokerId, state.brokerEpoch()));
+        return waitForIt ? state.logEndOffset() : candidate;
     }
 
     private Map<Integer, ReplicaState> snapshotStates() {

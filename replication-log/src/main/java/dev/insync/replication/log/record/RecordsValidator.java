@@ -35,6 +35,27 @@ public final class RecordsValidator {
      * @throws ApiException as listed in the class comment
      */
     public static RecordsSummary validate(MemoryRecords records, int maxMessageBytes, TopicPartition tp) {
+        return validate(records, maxMessageBytes, tp, true);
+    }
+
+    /**
+     * What a follower checks before appending the leader's bytes: everything of {@link #validate}
+     * except {@code max.message.bytes} and the per-record walk, as Kafka's follower does
+     * ({@code UnifiedLog.analyzeAndValidateRecords}: framing, CRC, count). The leader walked every
+     * record when it appended them and the CRC proves these are the same bytes, so walking them
+     * again on every replica would only repeat that work on the replication path. The summary's
+     * timestamps are the batches' own: the largest {@code maxTimestamp} and, for it, the batch's last
+     * offset (Kafka's shallow offset of the max timestamp).
+     *
+     * @throws ApiException CORRUPT_MESSAGE for bad framing, CRC or record count; INVALID_RECORD for a
+     *         compressed batch
+     */
+    public static RecordsSummary validateShallow(MemoryRecords records, TopicPartition tp) {
+        return validate(records, Integer.MAX_VALUE, tp, false);
+    }
+
+    private static RecordsSummary validate(MemoryRecords records, int maxMessageBytes, TopicPartition tp,
+                                           boolean walkRecords) {
         ByteBuffer buf = records.sharedBuffer();
         int pos = 0;
         int limit = buf.limit();
@@ -65,7 +86,7 @@ public final class RecordsValidator {
             }
             RecordBatch.RecordsCheck check;
             try {
-                check = batch.checkRecords();
+                check = walkRecords ? batch.checkRecords() : batch.checkShallow();
             } catch (ApiException e) {
                 throw new ApiException(e.error(), e.getMessage() + " (position " + pos + " of " + tp + ")", e);
             }

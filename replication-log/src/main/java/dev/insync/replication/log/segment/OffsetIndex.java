@@ -31,11 +31,13 @@ public final class OffsetIndex extends MappedIndex {
         if (n >= maxEntries()) {
             throw new IllegalStateException("Index " + file() + " is full at " + n + " entries; cannot add offset " + offset);
         }
-        if (n > 0 && (offset <= lastEntry().offset() || position <= lastEntry().position())) {
+        MappedByteBuffer buf = buffer();
+        // Read the previous entry in place: this runs on every indexed append.
+        if (n > 0 && (offset <= baseOffset + buf.getInt((n - 1) * ENTRY_SIZE)
+                      || position <= buf.getInt((n - 1) * ENTRY_SIZE + 4))) {
             throw new IllegalArgumentException("Index entry (" + offset + ", " + position + ") does not follow "
                     + lastEntry() + " in " + file());
         }
-        MappedByteBuffer buf = buffer();
         buf.putInt(n * ENTRY_SIZE, relativeOffset(offset));
         buf.putInt(n * ENTRY_SIZE + 4, position);
         publishEntry();

@@ -246,6 +246,28 @@ class RecordsValidatorTest {
     }
 
     @Test
+    @DisplayName("LOG-4 a follower's shallow validation checks framing, CRC and count but does not walk the records")
+    void shallowValidationSkipsRecordWalk() {
+        ByteBuffer buf = batchBytes();
+        buf.put(recordStart(buf, 1) + 4, (byte) 4); // a record the leader would refuse, CRC fixed below
+        MemoryRecords walkedWrong = MemoryRecords.readableRecords(fixCrc(buf, 0));
+        RecordsSummary shallow = RecordsValidator.validateShallow(walkedWrong, TP);
+        assertThat(shallow).isEqualTo(new RecordsSummary(1, BASE, BASE + 2, 3, 300, BASE + 2, buf.remaining(), true));
+        assertThatThrownBy(() -> RecordsValidator.validate(walkedWrong, Integer.MAX_VALUE, TP))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.INVALID_RECORD));
+
+        ByteBuffer corrupt = batchBytes();
+        corrupt.put(corrupt.limit() - 1, (byte) (corrupt.get(corrupt.limit() - 1) ^ 0x01));
+        assertThatThrownBy(() -> RecordsValidator.validateShallow(MemoryRecords.readableRecords(corrupt), TP))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.CORRUPT_MESSAGE))
+                .hasMessageContaining("CRC");
+        ByteBuffer zstd = batchBytes();
+        zstd.putShort(RecordBatch.ATTRIBUTES_OFFSET, (short) 4);
+        assertThatThrownBy(() -> RecordsValidator.validateShallow(MemoryRecords.readableRecords(fixCrc(zstd, 0)), TP))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.INVALID_RECORD));
+    }
+
+    @Test
     @DisplayName("LOG-5 an unknown compression codec id is CORRUPT_MESSAGE; a known one INVALID_RECORD")
     void codecs() {
         ByteBuffer unknown = batchBytes();

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -49,8 +49,10 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
     private final Time time;
     private final RandomGenerator random;
     private final ScheduledThreadPoolExecutor timer;
-    private final Map<NodeId, Slot> nodes = new TreeMap<>();
-    private boolean closed;
+    // Read without the lock on every task and message (slot, state, incarnation are volatile);
+    // changed only under it.
+    private final Map<NodeId, Slot> nodes = new ConcurrentHashMap<>();
+    private volatile boolean closed;
 
     /** A runtime on the system clock whose random source is seeded with {@code seed}. */
     public RealTimeNodeRuntime(long seed) {
@@ -89,16 +91,12 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
 
     @Override
     public long incarnation(NodeId node) {
-        synchronized (lock) {
-            return slot(node).incarnation;
-        }
+        return slot(node).incarnation;
     }
 
     @Override
     public NodeState state(NodeId node) {
-        synchronized (lock) {
-            return slot(node).state;
-        }
+        return slot(node).state;
     }
 
     @Override
@@ -189,26 +187,40 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
 
     /** Runs {@code task} unless the incarnation died; waits at the gate while the node is paused. */
     private void runGated(NodeId node, long incarnation, String name, Runnable task) {
-        synchronized (lock) {
-            while (true) {
-                if (!isLive(node, incarnation)) {
-                    return;
-                }
-                if (slot(node).state == NodeState.RUNNING) {
-                    break;
-                }
-                try {
-                    lock.wait();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
+        // Checked without the lock first: a pause or kill racing this check is the same race as one
+        // landing just after a locked check, so the lock buys nothing on the common path.
+        if (!isRunning(node, incarnation) && !awaitRunning(node, incarnation)) {
+            return;
         }
         try {
             task.run();
         } catch (RuntimeException e) {
             log.error("Task of {} on {} failed", node, name, e);
+        }
+    }
+
+    private boolean isRunning(NodeId node, long incarnation) {
+        Slot slot = slot(node);
+        return !closed && slot.incarnation == incarnation && slot.state == NodeState.RUNNING;
+    }
+
+    /** Blocks while the node is paused; whether it runs again (false: the incarnation died). */
+    private boolean awaitRunning(NodeId node, long incarnation) {
+        synchronized (lock) {
+            while (true) {
+                if (!isLive(node, incarnation)) {
+                    return false;
+                }
+                if (slot(node).state == NodeState.RUNNING) {
+                    return true;
+                }
+                try {
+                    lock.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
         }
     }
 
@@ -304,15 +316,13 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
         }
 
         private boolean isLiveNow() {
-            synchronized (lock) {
-                return isLive(node, incarnation);
-            }
+            return isLive(node, incarnation);
         }
     }
 
     private static final class Slot {
-        long incarnation;
-        NodeState state = NodeState.RUNNING;
+        volatile long incarnation;
+        volatile NodeState state = NodeState.RUNNING;
         final List<ExecutorService> executors = new ArrayList<>();
         final List<ScheduledFuture<?>> periodic = new ArrayList<>();
     }
