@@ -63,9 +63,10 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        // The brokers' INFO lines would bury the report: warnings only, on stderr, unless asked otherwise.
+        // The brokers' INFO lines would bury the report, and the simulation section's injected faults
+        // log WARNs by design: errors only, on stderr, unless asked otherwise.
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
             System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
         }
         Set<String> chosen = sections == null ? BenchOptions.ALL_SECTIONS : new LinkedHashSet<>(sections);
