@@ -1,7 +1,8 @@
 package dev.insync.replication.core.purgatory;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -21,7 +22,18 @@ import java.util.concurrent.locks.ReentrantLock;
 public abstract class DelayedOperation {
 
     private final long delayMs;
-    private final AtomicBoolean completed = new AtomicBoolean();
+    private static final VarHandle COMPLETED;
+
+    static {
+        try {
+            COMPLETED = MethodHandles.lookup().findVarHandle(DelayedOperation.class, "completed", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Set once, by compare-and-set through COMPLETED (a field, not an AtomicBoolean: see TimerTask#entry). */
+    private volatile boolean completed;
     private final Lock lock;
     private final TimerTask expiry;
 
@@ -51,7 +63,7 @@ public abstract class DelayedOperation {
      * @return true only for the one call that completed it
      */
     public final boolean forceComplete() {
-        if (!completed.compareAndSet(false, true)) {
+        if (!COMPLETED.compareAndSet(this, false, true)) {
             return false;
         }
         expiry.cancel();
@@ -61,7 +73,7 @@ public abstract class DelayedOperation {
 
     /** True once the operation has completed (by a check, by force or by expiry). */
     public final boolean isCompleted() {
-        return completed.get();
+        return completed;
     }
 
     /**
@@ -120,7 +132,7 @@ public abstract class DelayedOperation {
 
         @Override
         public void run() {
-            if (completed.compareAndSet(false, true)) {
+            if (COMPLETED.compareAndSet(DelayedOperation.this, false, true)) {
                 cancel(); // no-op when the timer ran it; unlinks it when run any other way
                 onExpiration();
                 onComplete();
