@@ -186,10 +186,10 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
     }
 
     /** Runs {@code task} unless the incarnation died; waits at the gate while the node is paused. */
-    private void runGated(NodeId node, long incarnation, String name, Runnable task) {
+    private void runGated(NodeId node, Slot slot, long incarnation, String name, Runnable task) {
         // Checked without the lock first: a pause or kill racing this check is the same race as one
         // landing just after a locked check, so the lock buys nothing on the common path.
-        if (!isRunning(node, incarnation) && !awaitRunning(node, incarnation)) {
+        if (!isRunning(slot, incarnation) && !awaitRunning(node, incarnation)) {
             return;
         }
         try {
@@ -199,8 +199,7 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
         }
     }
 
-    private boolean isRunning(NodeId node, long incarnation) {
-        Slot slot = slot(node);
+    private boolean isRunning(Slot slot, long incarnation) {
         return !closed && slot.incarnation == incarnation && slot.state == NodeState.RUNNING;
     }
 
@@ -296,11 +295,12 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
                             thread.setDaemon(true);
                             return thread;
                         });
-                slot(node).executors.add(pool);
+                Slot slot = slot(node); // slots are never removed: the task gate reads it without a lookup
+                slot.executors.add(pool);
                 return command -> {
                     Objects.requireNonNull(command, "command");
                     try {
-                        pool.execute(() -> runGated(node, incarnation, threadName, command));
+                        pool.execute(() -> runGated(node, slot, incarnation, threadName, command));
                     } catch (RejectedExecutionException e) {
                         if (!pool.isShutdown()) {
                             log.error("Executor {} is full ({} tasks): task dropped", threadName, MAX_QUEUED_TASKS);
