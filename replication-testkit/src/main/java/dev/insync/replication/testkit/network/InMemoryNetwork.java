@@ -12,14 +12,15 @@ import dev.insync.replication.testkit.sim.NodeRuntime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -43,8 +44,12 @@ import java.util.function.Function;
  * {@link ReplicaTransport} and {@link ControllerChannel} adapters over it. Handlers are bound per
  * incarnation: a restarted node binds again.
  *
- * <p>Thread-safety: all methods are synchronized, so that the network also serves a real-time
- * runtime; on the simulator there is only one thread anyway.
+ * <p>Thread-safety: the network also serves a real-time runtime, where every node's threads send at
+ * once. A message takes only its own link's monitor (FIFO and the link's delivery clock); cuts and
+ * isolations are immutable sets swapped under the network's monitor and read without it, counters
+ * are atomic. One shared monitor per message made every thread of the cluster queue behind whichever
+ * sender the scheduler had just descheduled. On the simulator there is only one thread anyway, and
+ * the order of random draws is unchanged.
  */
 public final class InMemoryNetwork {
 
@@ -66,14 +71,15 @@ public final class InMemoryNetwork {
     private static final Logger log = LoggerFactory.getLogger(InMemoryNetwork.class);
 
     private final NodeRuntime runtime;
-    private LinkConfig defaultLink = LinkConfig.DEFAULT;
-    private LossMode lossMode = LossMode.NEVER_COMPLETE;
-    private final Map<Link, LinkConfig> linkConfigs = new HashMap<>();
-    private final Map<Link, Long> lastDeliveryMs = new HashMap<>();
-    private final Set<Link> cut = new HashSet<>();
-    private final Set<NodeId> isolated = new HashSet<>();
-    private final Map<Binding, Bound<?, ?>> handlers = new HashMap<>();
-    private final Map<NodeId, Endpoint> endpoints = new HashMap<>();
+    private volatile LinkConfig defaultLink = LinkConfig.DEFAULT;
+    private volatile LossMode lossMode = LossMode.NEVER_COMPLETE;
+    private final Map<Link, LinkState> links = new ConcurrentHashMap<>();
+    /** Immutable; replaced under this network's monitor. */
+    private volatile Set<Link> cut = Set.of();
+    /** Immutable; replaced under this network's monitor. */
+    private volatile Set<NodeId> isolated = Set.of();
+    private final Map<Binding, Bound<?, ?>> handlers = new ConcurrentHashMap<>();
+    private final Map<NodeId, Endpoint> endpoints = new ConcurrentHashMap<>();
     /**
      * Real time only: a message due now goes straight onto the receiver's executor instead of
      * through the shared timer thread (one thread hand-off less per message, and no single timer
@@ -81,11 +87,9 @@ public final class InMemoryNetwork {
      * that seeded runs replay exactly as before.
      */
     private final boolean immediateDelivery;
-    /** Real time only: messages per link still waiting in the timer; a due message may not overtake them. */
-    private final Map<Link, Integer> timerPending = new HashMap<>();
-    private long sent;
-    private long delivered;
-    private long lost;
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong lost = new AtomicLong();
 
     /** A network over {@code runtime} (an {@code EventLoop} for simulation). */
     public InMemoryNetwork(NodeRuntime runtime) {
@@ -105,7 +109,7 @@ public final class InMemoryNetwork {
      * earlier binding. The handler runs on the node's {@value #NETWORK_EXECUTOR} executor; its
      * stage may complete later (e.g. a parked fetch), from any task of the node.
      */
-    public synchronized <Q, R> void bind(NodeId node, ServiceKey<Q, R> key,
+    public <Q, R> void bind(NodeId node, ServiceKey<Q, R> key,
                                          Function<? super Q, ? extends CompletionStage<R>> handler) {
         Objects.requireNonNull(handler, "handler");
         handlers.put(new Binding(node, key.name()), new Bound<>(runtime.incarnation(node), handler));
@@ -125,12 +129,12 @@ public final class InMemoryNetwork {
      * The generic primitive: delivers {@code request} to {@code to}, runs {@code handler} there, and
      * carries its response back to {@code from}. {@code label} names the message in logs and traces.
      */
-    public synchronized <Q, R> CompletableFuture<R> send(NodeId from, NodeId to, String label, Q request,
+    public <Q, R> CompletableFuture<R> send(NodeId from, NodeId to, String label, Q request,
                                                          Function<? super Q, ? extends CompletionStage<R>> handler) {
         Objects.requireNonNull(handler, "handler");
         CompletableFuture<R> result = new CompletableFuture<>();
         Endpoint sender = endpoint(from);
-        sent++;
+        sent.incrementAndGet();
         deliver(from, to, label, () -> {
             CompletionStage<R> stage;
             try {
@@ -143,7 +147,7 @@ public final class InMemoryNetwork {
         return result;
     }
 
-    private synchronized <R> void respond(NodeId from, NodeId to, Endpoint requester, String label,
+    private <R> void respond(NodeId from, NodeId to, Endpoint requester, String label,
                                           CompletableFuture<R> result, R response, Throwable error) {
         deliverTo(from, to, requester, label + "-response", () -> {
             if (error != null) {
@@ -155,15 +159,10 @@ public final class InMemoryNetwork {
     }
 
     private <Q, R> CompletionStage<R> invokeBound(NodeId node, ServiceKey<Q, R> key, Q request) {
-        Bound<?, ?> bound;
-        synchronized (this) {
-            bound = handlers.get(new Binding(node, key.name()));
-        }
+        Bound<?, ?> bound = handlers.get(new Binding(node, key.name()));
         if (bound == null || bound.incarnation != runtime.incarnation(node)) {
             // Nobody listens: the message is gone, as for a connection to a port nobody serves.
-            synchronized (this) {
-                lost++;
-            }
+            lost.incrementAndGet();
             if (lossMode == LossMode.FAIL) {
                 return CompletableFuture.failedFuture(new NetworkException("No " + key.name() + " handler on " + node));
             }
@@ -189,146 +188,153 @@ public final class InMemoryNetwork {
             onLost.accept("link " + from + " -> " + to + " is partitioned");
             return;
         }
-        LinkConfig config = linkConfigs.getOrDefault(link, defaultLink);
-        if (config.dropProbability() > 0 && runtime.random().nextDouble() < config.dropProbability()) {
-            onLost.accept("dropped on link " + from + " -> " + to);
-            return;
-        }
-        long delayMs = config.maxDelayMs() == config.minDelayMs()
-                ? config.minDelayMs()
-                : runtime.random().nextLong(config.minDelayMs(), config.maxDelayMs() + 1);
-        long now = runtime.time().milliseconds();
-        // TCP ordering: never before an earlier message on the same link.
-        long deliveryMs = Math.max(now + delayMs, lastDeliveryMs.getOrDefault(link, Long.MIN_VALUE));
-        lastDeliveryMs.put(link, deliveryMs);
+        LinkState state = links.computeIfAbsent(link, l -> new LinkState());
         Runnable delivery = () -> {
-            synchronized (this) {
-                if (isCut(link)) {
-                    onLost.accept("link " + from + " -> " + to + " was partitioned in flight");
-                    return;
-                }
-                delivered++;
+            if (isCut(link)) {
+                onLost.accept("link " + from + " -> " + to + " was partitioned in flight");
+                return;
             }
+            delivered.incrementAndGet();
             task.run();
         };
-        if (!immediateDelivery) {
-            receiver.scheduler.schedule(receiver.executor, delivery, deliveryMs - now);
-        } else if (deliveryMs <= now && !timerPending.containsKey(link)) {
-            // FIFO holds: nothing of this link waits in the timer, and this runs under the lock.
-            receiver.executor.execute(delivery);
-        } else {
-            timerPending.merge(link, 1, Integer::sum);
-            receiver.scheduler.schedule(receiver.executor, () -> {
-                synchronized (this) {
-                    // Counted down only once on the executor, behind itself: later direct sends queue after it.
-                    timerPending.computeIfPresent(link, (l, n) -> n == 1 ? null : n - 1);
-                }
-                delivery.run();
-            }, deliveryMs - now);
+        synchronized (state) {
+            LinkConfig config = state.configOr(defaultLink);
+            if (config.dropProbability() > 0 && runtime.random().nextDouble() < config.dropProbability()) {
+                onLost.accept("dropped on link " + from + " -> " + to);
+                return;
+            }
+            long delayMs = config.maxDelayMs() == config.minDelayMs()
+                    ? config.minDelayMs()
+                    : runtime.random().nextLong(config.minDelayMs(), config.maxDelayMs() + 1);
+            long now = runtime.time().milliseconds();
+            // TCP ordering: never before an earlier message on the same link.
+            long deliveryMs = Math.max(now + delayMs, state.lastDeliveryMs);
+            state.lastDeliveryMs = deliveryMs;
+            if (!immediateDelivery) {
+                receiver.scheduler.schedule(receiver.executor, delivery, deliveryMs - now);
+            } else if (deliveryMs <= now && state.timerPending == 0) {
+                // FIFO holds: nothing of this link waits in the timer, and this runs under the link's monitor.
+                receiver.executor.execute(delivery);
+            } else {
+                state.timerPending++;
+                receiver.scheduler.schedule(receiver.executor, () -> {
+                    synchronized (state) {
+                        // Counted down only once on the executor, behind itself: later direct sends queue after it.
+                        state.timerPending--;
+                    }
+                    delivery.run();
+                }, deliveryMs - now);
+            }
         }
     }
 
     private <R> void lose(Endpoint sender, String label, NodeId from, NodeId to, String reason,
                           CompletableFuture<R> result) {
-        lost++;
+        lost.incrementAndGet();
         log.debug("Lost {} from {} to {}: {}", label, from, to, reason);
         if (lossMode == LossMode.FAIL) {
-            long delayMs = linkConfigs.getOrDefault(new Link(from, to), defaultLink).minDelayMs();
+            LinkState state = links.get(new Link(from, to));
+            long delayMs = (state == null ? defaultLink : state.configOr(defaultLink)).minDelayMs();
             sender.scheduler.schedule(sender.executor, () -> result.completeExceptionally(
                     new NetworkException("Lost " + label + " from " + from + " to " + to + ": " + reason)), delayMs);
         }
     }
 
     private boolean isCut(Link link) {
-        return cut.contains(link) || isolated.contains(link.from) || isolated.contains(link.to);
+        Set<NodeId> isolatedNow = isolated;
+        return cut.contains(link) || isolatedNow.contains(link.from) || isolatedNow.contains(link.to);
     }
 
     /** The scheduler view and network executor of a node's current incarnation, cached per incarnation. */
     private Endpoint endpoint(NodeId node) {
         long incarnation = runtime.incarnation(node);
         Endpoint endpoint = endpoints.get(node);
-        if (endpoint == null || endpoint.incarnation != incarnation) {
-            Scheduler scheduler = runtime.forNode(node);
-            endpoint = new Endpoint(incarnation, scheduler, scheduler.newSerialExecutor(NETWORK_EXECUTOR));
-            endpoints.put(node, endpoint);
+        if (endpoint != null && endpoint.incarnation == incarnation) {
+            return endpoint;
         }
-        return endpoint;
+        // compute: one executor per incarnation even when two threads miss at once.
+        return endpoints.compute(node, (n, current) -> {
+            if (current != null && current.incarnation == incarnation) {
+                return current;
+            }
+            Scheduler scheduler = runtime.forNode(n);
+            return new Endpoint(incarnation, scheduler, scheduler.newSerialExecutor(NETWORK_EXECUTOR));
+        });
     }
 
     // ---------------------------------------------------------------- faults
 
     /** Sets the behaviour of links without their own configuration. */
-    public synchronized void setDefaultLink(LinkConfig config) {
+    public void setDefaultLink(LinkConfig config) {
         defaultLink = Objects.requireNonNull(config, "config");
     }
 
     /** Sets the behaviour of the directed link {@code from -> to}. */
-    public synchronized void setLink(NodeId from, NodeId to, LinkConfig config) {
-        linkConfigs.put(new Link(from, to), Objects.requireNonNull(config, "config"));
+    public void setLink(NodeId from, NodeId to, LinkConfig config) {
+        Objects.requireNonNull(config, "config");
+        links.computeIfAbsent(new Link(from, to), l -> new LinkState()).config = config;
     }
 
     /** Sets the behaviour of both directions between {@code a} and {@code b}. */
-    public synchronized void setLinks(NodeId a, NodeId b, LinkConfig config) {
+    public void setLinks(NodeId a, NodeId b, LinkConfig config) {
         setLink(a, b, config);
         setLink(b, a, config);
     }
 
     /** What happens to a sender's future when a message is lost. */
-    public synchronized void setLossMode(LossMode mode) {
+    public void setLossMode(LossMode mode) {
         lossMode = Objects.requireNonNull(mode, "mode");
     }
 
     /** Cuts {@code from -> to} only: messages that way are lost, the other way still flows. */
     public synchronized void partitionOneWay(NodeId from, NodeId to) {
-        cut.add(new Link(from, to));
+        cut = with(cut, new Link(from, to));
     }
 
     /** Cuts both directions between {@code a} and {@code b}. */
     public synchronized void partition(NodeId a, NodeId b) {
-        cut.add(new Link(a, b));
-        cut.add(new Link(b, a));
+        cut = with(with(cut, new Link(a, b)), new Link(b, a));
     }
 
     /** Cuts every link of {@code node}, both ways. */
     public synchronized void isolate(NodeId node) {
-        isolated.add(node);
+        isolated = with(isolated, node);
     }
 
     /** Heals both directions between {@code a} and {@code b}. */
     public synchronized void heal(NodeId a, NodeId b) {
-        cut.remove(new Link(a, b));
-        cut.remove(new Link(b, a));
+        cut = without(without(cut, new Link(a, b)), new Link(b, a));
     }
 
     /** Ends the isolation of {@code node}. */
     public synchronized void rejoin(NodeId node) {
-        isolated.remove(node);
+        isolated = without(isolated, node);
     }
 
     /** Heals every cut and isolation (link delays and drop rates stay). */
     public synchronized void healAll() {
-        cut.clear();
-        isolated.clear();
+        cut = Set.of();
+        isolated = Set.of();
     }
 
     /** Whether messages {@code from -> to} are currently lost to a cut. */
-    public synchronized boolean isPartitioned(NodeId from, NodeId to) {
+    public boolean isPartitioned(NodeId from, NodeId to) {
         return isCut(new Link(from, to));
     }
 
     /** Messages (requests and responses) sent so far. Requests only count once. */
-    public synchronized long messagesSent() {
-        return sent;
+    public long messagesSent() {
+        return sent.get();
     }
 
     /** Messages delivered so far (requests and responses). */
-    public synchronized long messagesDelivered() {
-        return delivered;
+    public long messagesDelivered() {
+        return delivered.get();
     }
 
     /** Messages lost so far (cuts, drops, receivers down or without handler). */
-    public synchronized long messagesLost() {
-        return lost;
+    public long messagesLost() {
+        return lost.get();
     }
 
     // ---------------------------------------------------------------- adapters
@@ -388,7 +394,35 @@ public final class InMemoryNetwork {
         };
     }
 
+    private static <T> Set<T> with(Set<T> set, T element) {
+        Set<T> copy = new HashSet<>(set);
+        copy.add(element);
+        return Set.copyOf(copy);
+    }
+
+    private static <T> Set<T> without(Set<T> set, T element) {
+        Set<T> copy = new HashSet<>(set);
+        copy.remove(element);
+        return Set.copyOf(copy);
+    }
+
     private record Link(NodeId from, NodeId to) {
+    }
+
+    /**
+     * One directed link: its own configuration (null: the network's default), and, guarded by this
+     * object's monitor, the delivery time of its last message (FIFO) and, in real time, how many of
+     * its messages still wait in the timer (a due message may not overtake them).
+     */
+    private static final class LinkState {
+        volatile LinkConfig config;
+        long lastDeliveryMs = Long.MIN_VALUE;
+        int timerPending;
+
+        LinkConfig configOr(LinkConfig defaultConfig) {
+            LinkConfig own = config;
+            return own != null ? own : defaultConfig;
+        }
     }
 
     private record Binding(NodeId node, String service) {
