@@ -40,7 +40,8 @@ import java.util.stream.Stream;
  * segment size, then the LEO (volatile), so a reader that bounds itself by the LEO it read sees
  * only complete batches. Operations that remove bytes (truncation, segment deletion, close) also
  * take the write side of {@code segmentsLock}, whose read side every read holds, so a reader
- * never reads a file while it shrinks.
+ * never reads a file while it shrinks. The group-commit {@link #flush(long)} forces under that
+ * read side too, not under {@code lock}, so appends never wait for the disk there.
  *
  * <p>Errors: bad input is an {@link ApiException} and leaves the log exactly as it was; any I/O
  * failure is {@link Errors#KAFKA_STORAGE_ERROR} naming the file and offset.
@@ -70,11 +71,20 @@ public final class Log implements Closeable {
     private volatile long highWatermark;
     private volatile long recoveryPoint;
     private volatile boolean closed;
+    private volatile boolean leaderFlushDeferred;
 
     // Guarded by lock.
     private long unflushedMessages;
     private long lastFlushMs;
-    private boolean dirNeedsFlush;
+    /** Segment files created so far, and how many of them the last directory fsync covered. */
+    private long dirChanges;
+    private long dirChangesSynced;
+    /**
+     * Truncations so far: a flush that forced outside the lock ({@link #flush(long)}) advances the
+     * recovery point only if none happened meanwhile, since the offsets it forced may hold other
+     * bytes now.
+     */
+    private long truncations;
 
     private Log(Path dir, TopicPartition topicPartition, LogConfig config, LongSupplier clockMs,
                 LeaderEpochCache leaderEpochCache) {
@@ -326,9 +336,9 @@ public final class Log implements Closeable {
             if (latest.isEmpty() || latest.getAsInt() != leaderEpoch) {
                 leaderEpochCache.assign(leaderEpoch, firstOffset);
             }
-            appendValidated(buf, summary.recordCount());
+            boolean flushDue = appendValidated(buf, summary.recordCount(), leaderFlushDeferred);
             return new LogAppendInfo(firstOffset, nextOffset - 1, summary.recordCount(), buf.limit(),
-                    logAppendTime ? now : -1, maxTimestamp);
+                    logAppendTime ? now : -1, maxTimestamp, flushDue);
         } finally {
             lock.unlock();
         }
@@ -378,7 +388,8 @@ public final class Log implements Closeable {
             for (long[] entry : newEpochs) {
                 leaderEpochCache.assign((int) entry[0], entry[1]);
             }
-            appendValidated(buf, summary.recordCount());
+            // Follower appends flush in place (one force per fetch response already covers many records).
+            appendValidated(buf, summary.recordCount(), false);
             return new LogAppendInfo(summary.firstOffset(), summary.lastOffset(), summary.recordCount(),
                     summary.sizeInBytes(), -1, maxTimestamp);
         } finally {
@@ -423,9 +434,12 @@ public final class Log implements Closeable {
     /**
      * Writes validated, offset-assigned batches, rolling to a new segment before a batch that would
      * push the active one past {@code segment.bytes} or that its index cannot take (LOG-2), then
-     * publishes the LEO.
+     * publishes the LEO. Then LOG-11's automatic flush: done here, or with {@code deferFlush} only
+     * reported.
+     *
+     * @return whether a flush is due that {@code deferFlush} left to the owner
      */
-    private void appendValidated(ByteBuffer buf, int recordCount) {
+    private boolean appendValidated(ByteBuffer buf, int recordCount, boolean deferFlush) {
         long leo = logEndOffset;
         LogSegment active = segments.lastEntry().getValue();
         int groupStart = buf.position();
@@ -454,7 +468,7 @@ public final class Log implements Closeable {
         int lastPos = lastBatchPosition(buf);
         logEndOffset = BatchFraming.lastOffset(buf, lastPos) + 1;
         unflushedMessages += recordCount;
-        maybeFlush();
+        return maybeFlush(deferFlush);
     }
 
     private static int lastBatchPosition(ByteBuffer buf) {
@@ -472,17 +486,43 @@ public final class Log implements Closeable {
         previous.onBecomeInactiveSegment();
         LogSegment segment = LogSegment.create(dir, newBaseOffset, config.indexIntervalBytes(), config.segmentIndexBytes());
         segments.put(newBaseOffset, segment);
-        dirNeedsFlush = true;
+        dirChanges++;
         LOG.debug("Rolled {} to a new segment at offset {}", topicPartition, newBaseOffset);
         return segment;
     }
 
-    /** LOG-11: the automatic flush of {@code flush.messages} / {@code flush.ms}. */
-    private void maybeFlush() {
+    /**
+     * LOG-11: the automatic flush of {@code flush.messages} / {@code flush.ms}; with {@code defer}
+     * it is not done, only reported (the owner flushes with {@link #flush(long)}).
+     *
+     * @return whether a flush is due and was left to the owner
+     */
+    private boolean maybeFlush(boolean defer) {
         long now = clockMs.getAsLong();
         if (unflushedMessages >= config.flushMessages() || now - lastFlushMs >= config.flushMs()) {
+            if (defer) {
+                return true;
+            }
             flushLocked(now);
         }
+        return false;
+    }
+
+    /**
+     * LOG-11 group commit, the owner's opt-in: with {@code deferred}, a leader append that makes a
+     * flush due ({@code flush.messages} / {@code flush.ms}) does not force the disk under the
+     * append lock; it reports {@link LogAppendInfo#flushDue()} and the owner calls
+     * {@link #flush(long)} later (one call covers every append made meanwhile). Follower appends,
+     * {@link #flushIfDue()} and {@link #flush()} are unaffected. Off by default: a log nobody opted
+     * in for flushes inside its appends, as Kafka's does.
+     */
+    public void setLeaderFlushDeferred(boolean deferred) {
+        leaderFlushDeferred = deferred;
+    }
+
+    /** Whether leader appends leave due flushes to the owner ({@link #setLeaderFlushDeferred}). */
+    public boolean isLeaderFlushDeferred() {
+        return leaderFlushDeferred;
     }
 
     /**
@@ -661,6 +701,7 @@ public final class Log implements Closeable {
             segmentsLock.writeLock().lock();
             try {
                 LOG.info("Truncating {} to offset {} (log end offset {})", topicPartition, offset, leo);
+                truncations++;
                 LogSegment target = segments.floorEntry(offset).getValue();
                 for (LogSegment later : new ArrayList<>(segments.tailMap(offset, false).values())) {
                     segments.remove(later.baseOffset());
@@ -710,7 +751,8 @@ public final class Log implements Closeable {
                 } catch (IOException e) {
                     throw storageError("creating the segment at offset " + offset + " in " + dir, e);
                 }
-                dirNeedsFlush = true;
+                dirChanges++;
+                truncations++;
                 logEndOffset = offset;
                 logStartOffset = offset;
                 highWatermark = offset;
@@ -746,33 +788,103 @@ public final class Log implements Closeable {
         }
     }
 
+    /**
+     * LOG-11 group commit (Kafka's {@code UnifiedLog.flush(offset)}): if the recovery point is
+     * below {@code upToOffset} (capped at the LEO), forces every byte appended so far (the data of
+     * every segment from the recovery point's on, then their indexes, then the directory if a
+     * segment file was created) and then advances the recovery point to the LEO seen at the start.
+     * The forces run without the append lock, so appends go on meanwhile and the next call covers
+     * them; only reading the state and advancing the recovery point take it. Forcing excludes
+     * truncation, segment deletion and close (it holds the read side of the segments lock, as
+     * reads do), and if a truncation slipped in between the recovery point is left alone: the
+     * offsets forced may hold other bytes by then.
+     *
+     * @return the recovery point after the call
+     * @throws ApiException KAFKA_STORAGE_ERROR if a force fails or the log is closed
+     */
+    public long flush(long upToOffset) {
+        long flushTo;
+        long fromRecoveryPoint;
+        long messagesCovered;
+        long dirTarget;
+        long truncationsAtStart;
+        lock.lock();
+        try {
+            ensureOpen();
+            if (recoveryPoint >= Math.min(upToOffset, logEndOffset)) {
+                return recoveryPoint;
+            }
+            flushTo = logEndOffset;
+            fromRecoveryPoint = recoveryPoint;
+            messagesCovered = unflushedMessages;
+            dirTarget = dirChanges > dirChangesSynced ? dirChanges : -1;
+            truncationsAtStart = truncations;
+        } finally {
+            lock.unlock();
+        }
+        segmentsLock.readLock().lock();
+        try {
+            ensureOpen();
+            forceSegmentsFrom(fromRecoveryPoint, flushTo, dirTarget >= 0);
+        } finally {
+            segmentsLock.readLock().unlock();
+        }
+        lock.lock();
+        try {
+            if (closed || truncations != truncationsAtStart) {
+                return recoveryPoint;
+            }
+            if (dirTarget >= 0) {
+                dirChangesSynced = Math.max(dirChangesSynced, dirTarget);
+            }
+            recoveryPoint = Math.max(recoveryPoint, flushTo);
+            unflushedMessages = Math.max(0, unflushedMessages - messagesCovered);
+            lastFlushMs = clockMs.getAsLong();
+            return recoveryPoint;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void flushLocked(long now) {
         long leo = logEndOffset;
-        Long from = segments.floorKey(recoveryPoint);
+        boolean dir = dirChanges > dirChangesSynced;
+        forceSegmentsFrom(recoveryPoint, leo, dir);
+        if (dir) {
+            dirChangesSynced = dirChanges;
+        }
+        recoveryPoint = Math.max(recoveryPoint, leo);
+        unflushedMessages = 0;
+        lastFlushMs = now;
+    }
+
+    /**
+     * LOG-11's order: the data of every segment from the one holding {@code fromOffset}, then
+     * their indexes, then (if asked) the directory; the caller then advances the recovery point.
+     * The caller holds {@code lock} or the read side of {@code segmentsLock}, so no segment is
+     * closed or deleted meanwhile.
+     */
+    private void forceSegmentsFrom(long fromOffset, long upToOffset, boolean directory) {
+        Long from = segments.floorKey(fromOffset);
         Map<Long, LogSegment> toFlush = from == null ? segments : segments.tailMap(from, true);
         List<LogSegment> dirty = new ArrayList<>(toFlush.values());
-        // LOG-11: all data first, then the indexes, then (below) the recovery point.
         for (LogSegment segment : dirty) {
             try {
                 segment.flushData();
             } catch (IOException e) {
-                throw storageError("flush of " + segment.logFile() + " up to offset " + leo, e);
+                throw storageError("flush of " + segment.logFile() + " up to offset " + upToOffset, e);
             }
         }
         for (LogSegment segment : dirty) {
             segment.flushIndexes();
         }
-        if (dirNeedsFlush) {
+        if (directory) {
             try (FileChannel dirChannel = FileChannel.open(dir, StandardOpenOption.READ)) {
                 FileSync.force(dirChannel, true);
             } catch (IOException e) {
                 throw storageError("flush of directory " + dir, e);
             }
-            dirNeedsFlush = false;
         }
-        recoveryPoint = Math.max(recoveryPoint, leo);
-        unflushedMessages = 0;
-        lastFlushMs = now;
     }
 
     // ---- log start offset and retention (LOG-10) ----

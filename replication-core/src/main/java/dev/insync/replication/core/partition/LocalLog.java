@@ -35,7 +35,10 @@ public interface LocalLog {
     /** HW-3: raises the HW to {@code hw} (clamped to the LEO) if higher; returns whether it moved. */
     boolean maybeIncrementHighWatermark(long hw);
 
-    /** LOG-4: assigns offsets from the LEO and stamps {@code leaderEpoch}. */
+    /**
+     * LOG-4: assigns offsets from the LEO and stamps {@code leaderEpoch}. A log whose owner defers
+     * leader flushes reports a due flush in {@link LogAppendInfo#flushDue()} instead of forcing.
+     */
     LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch);
 
     /** LOG-4/FOL-4: appends the leader's bytes as they are. */
@@ -64,6 +67,15 @@ public interface LocalLog {
 
     /** LOG-10: a follower takes the leader's log start offset. */
     void maybeIncrementLogStartOffset(long offset);
+
+    /** LOG-11: every record below this offset is on stable storage (a log without a disk reports its LEO). */
+    long recoveryPoint();
+
+    /**
+     * LOG-11 group commit ({@link Log#flush(long)}): forces everything appended so far if the
+     * recovery point is below {@code upToOffset}, without blocking appends; returns the recovery point.
+     */
+    long flush(long upToOffset);
 
     /** The {@link Log} behind this view, if any (for the fetcher and checkpointing). */
     default java.util.Optional<Log> underlyingLog() {

@@ -101,6 +101,16 @@ final class LogBackedLocalLog implements LocalLog {
     }
 
     @Override
+    public long recoveryPoint() {
+        return log.recoveryPoint();
+    }
+
+    @Override
+    public long flush(long upToOffset) {
+        return log.flush(upToOffset);
+    }
+
+    @Override
     public Optional<Log> underlyingLog() {
         return Optional.of(log);
     }

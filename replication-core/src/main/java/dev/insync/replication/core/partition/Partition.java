@@ -282,6 +282,32 @@ public final class Partition {
         }
     }
 
+    /**
+     * LOG-11 group commit: whether a produce whose append made a flush due may be acknowledged as far as the
+     * leader's own disk goes, i.e. whether the local log's recovery point has reached {@code requiredOffset} (its
+     * last offset + 1). Done with NONE when it has; with NOT_LEADER_OR_FOLLOWER when this broker no longer leads
+     * (the records may be truncated away, so they are not claimed); with KAFKA_STORAGE_ERROR when the log went
+     * offline before the flush covered them (a failed deferred flush ends as a failed synchronous one did, §9);
+     * otherwise not yet.
+     */
+    public AckCheck checkFlushedToOffset(long requiredOffset) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            if (!isLeader()) {
+                return new AckCheck(true, Errors.NOT_LEADER_OR_FOLLOWER);
+            }
+            if (log.recoveryPoint() >= requiredOffset) {
+                return new AckCheck(true, Errors.NONE);
+            }
+            if (offline) {
+                return new AckCheck(true, Errors.KAFKA_STORAGE_ERROR);
+            }
+            return AckCheck.NOT_YET;
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------------------
     // Fetch on the leader (FET-1..FET-6)
     // ---------------------------------------------------------------------------------------------------------

@@ -18,16 +18,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * An acks=all produce waiting in the produce purgatory (PRO-3, PRO-5), watched under each of its
- * {@link TopicPartition}s. Every partition appended without error starts with REQUEST_TIMED_OUT and "acks
- * pending"; {@link #tryComplete()} asks {@link Partition#checkEnoughReplicasReachOffset} for each pending one
- * and clears the error when its HW has passed the required offset (NONE, or NOT_ENOUGH_REPLICAS_AFTER_APPEND
- * when the maximal ISR fell below min ISR), or sets NOT_LEADER_OR_FOLLOWER when this broker no longer leads (or
- * no longer hosts) it. When no partition is pending the operation completes; if the timer fires first, the
- * still-pending partitions answer REQUEST_TIMED_OUT. Either way {@link #result()} completes exactly once.
+ * A produce waiting in the produce purgatory (PRO-3, PRO-5), watched under each of its {@link TopicPartition}s:
+ * an acks=all produce waiting for the HW, and (LOG-11 group commit) an acks=1 or acks=all produce whose append
+ * made a flush due, waiting for the leader's flush. Every partition appended without error and with something
+ * to wait for starts with REQUEST_TIMED_OUT and "acks pending"; {@link #tryComplete()} asks
+ * {@link Partition#checkFlushedToOffset} (if it waits for the flush) and
+ * {@link Partition#checkEnoughReplicasReachOffset} (if it waits for the HW) for each pending one and clears the
+ * error when both passed the required offset (NONE, or NOT_ENOUGH_REPLICAS_AFTER_APPEND when the maximal ISR
+ * fell below min ISR), or sets the first error either reports (NOT_LEADER_OR_FOLLOWER when this broker no
+ * longer leads or hosts it, KAFKA_STORAGE_ERROR when the flush failed). When no partition is pending the
+ * operation completes; if the timer fires first, the still-pending partitions answer REQUEST_TIMED_OUT. Either
+ * way {@link #result()} completes exactly once.
  *
- * <p>Who checks it (PRO-4): the caller runs {@code purgatory.checkAndComplete(tp)} after an HW rise and after
- * the partition loses leadership.
+ * <p>Who checks it (PRO-4): the caller runs {@code purgatory.checkAndComplete(tp)} after an HW rise, after
+ * the leader's flush of the partition (or its failure) and after the partition loses leadership.
  */
 public final class DelayedProduce extends DelayedOperation {
 
@@ -36,12 +40,17 @@ public final class DelayedProduce extends DelayedOperation {
     /** One partition's wait. */
     private static final class Status {
         final long requiredOffset;
+        final boolean awaitHighWatermark;
+        volatile boolean awaitFlush;
         volatile ProduceResult result;
         volatile boolean acksPending;
 
-        Status(long requiredOffset, ProduceResult initial) {
-            this.requiredOffset = requiredOffset;
-            if (initial.error() == Errors.NONE) {
+        Status(PartitionWait wait) {
+            ProduceResult initial = wait.appendResult();
+            this.requiredOffset = wait.requiredOffset();
+            this.awaitHighWatermark = wait.awaitHighWatermark();
+            this.awaitFlush = wait.awaitFlush();
+            if (initial.error() == Errors.NONE && (awaitHighWatermark || awaitFlush)) {
                 // PRO-3: the timeout error is preset and cleared when the acks arrive
                 this.acksPending = true;
                 this.result = initial.withError(Errors.REQUEST_TIMED_OUT);
@@ -55,10 +64,18 @@ public final class DelayedProduce extends DelayedOperation {
     /**
      * What one partition waits for.
      *
-     * @param requiredOffset the last appended offset + 1 (the HW must reach it)
-     * @param appendResult   the local append's result (an error here means nothing to wait for)
+     * @param requiredOffset     the last appended offset + 1 (the HW and/or the leader's recovery point must reach it)
+     * @param appendResult       the local append's result (an error here means nothing to wait for)
+     * @param awaitHighWatermark PRO-3, acks=all: wait for the HW
+     * @param awaitFlush         LOG-11 group commit: the append made a flush due; wait for the leader's flush
      */
-    public record PartitionWait(long requiredOffset, ProduceResult appendResult) {
+    public record PartitionWait(long requiredOffset, ProduceResult appendResult, boolean awaitHighWatermark,
+                                boolean awaitFlush) {
+
+        /** An acks=all wait for the HW only (no flush was due). */
+        public PartitionWait(long requiredOffset, ProduceResult appendResult) {
+            this(requiredOffset, appendResult, true, false);
+        }
     }
 
     private final Map<TopicPartition, Status> statuses;
@@ -79,7 +96,7 @@ public final class DelayedProduce extends DelayedOperation {
         }
         this.partitions = Objects.requireNonNull(partitions, "partitions");
         Map<TopicPartition, Status> map = new LinkedHashMap<>();
-        waits.forEach((tp, wait) -> map.put(tp, new Status(wait.requiredOffset(), wait.appendResult())));
+        waits.forEach((tp, wait) -> map.put(tp, new Status(wait)));
         this.statuses = Collections.unmodifiableMap(map);
     }
 
@@ -101,12 +118,28 @@ public final class DelayedProduce extends DelayedOperation {
                 continue;
             }
             Optional<Partition> partition = partitions.apply(entry.getKey());
-            AckCheck check = partition.isPresent()
-                    ? partition.get().checkEnoughReplicasReachOffset(status.requiredOffset)
-                    : new AckCheck(true, Errors.NOT_LEADER_OR_FOLLOWER);
+            if (partition.isEmpty()) {
+                finish(status, Errors.NOT_LEADER_OR_FOLLOWER);
+                continue;
+            }
+            if (status.awaitFlush) {
+                AckCheck flushed = partition.get().checkFlushedToOffset(status.requiredOffset);
+                if (!flushed.done()) {
+                    continue;
+                }
+                if (flushed.error() != Errors.NONE) {
+                    finish(status, flushed.error());
+                    continue;
+                }
+                status.awaitFlush = false;
+            }
+            if (!status.awaitHighWatermark) {
+                finish(status, Errors.NONE);
+                continue;
+            }
+            AckCheck check = partition.get().checkEnoughReplicasReachOffset(status.requiredOffset);
             if (check.done()) {
-                status.result = status.result.withError(check.error());
-                status.acksPending = false;
+                finish(status, check.error());
             }
         }
         for (Status status : statuses.values()) {
@@ -117,11 +150,17 @@ public final class DelayedProduce extends DelayedOperation {
         return forceComplete();
     }
 
+    private static void finish(Status status, Errors error) {
+        status.result = status.result.withError(error);
+        status.acksPending = false;
+    }
+
     @Override
     public void onExpiration() {
         statuses.forEach((tp, status) -> {
             if (status.acksPending) {
-                LOG.debug("Produce to {} timed out waiting for the HW to reach {}", tp, status.requiredOffset);
+                LOG.debug("Produce to {} timed out waiting for {} to reach {}", tp,
+                        status.awaitFlush ? "the leader's flush" : "the HW", status.requiredOffset);
             }
         });
     }

@@ -91,6 +91,7 @@ public final class ReplicaManager {
     private final DelayedOperationPurgatory<DelayedProduce> producePurgatory;
     private final DelayedOperationPurgatory<DelayedFetch> fetchPurgatory;
     private final PartitionSettings partitionSettings;
+    private final LogFlusher logFlusher;
 
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
     private final Map<Integer, BrokerRegistration> brokers = new ConcurrentHashMap<>();
@@ -139,6 +140,7 @@ public final class ReplicaManager {
         this.fetchPurgatory = DelayedOperationPurgatory.create("Fetch-" + brokerId, scheduler, backgroundExecutor);
         this.fetcherManager = new FetcherManager(FetcherConfig.from(brokerId, config), scheduler, transport,
                 brokerEpoch, new FollowerEvents());
+        this.logFlusher = new LogFlusher(scheduler.newSerialExecutor("LogFlusher-" + brokerId), new FlushEvents());
         this.partitionSettings = new PartitionSettings(brokerId, brokerEpoch, scheduler.time(),
                 config.replicaLagTimeMaxMs(), new MetadataEligibility(), alterPartitionManager::submit,
                 new PartitionEvents());
@@ -251,8 +253,12 @@ public final class ReplicaManager {
     /**
      * PRO-1..PRO-5: appends to each partition this broker leads. acks 0 and 1 complete after the
      * local append; acks -1 waits in the produce purgatory until the HW passes the appended records,
-     * at most {@code timeoutMs}. Every call completes exactly once; every partition of the request
-     * gets a result.
+     * at most {@code timeoutMs}. LOG-11 group commit: an append that made a flush due
+     * ({@code flush.messages} / {@code flush.ms}) does not force the disk on this thread; the log is
+     * handed to the broker's flusher, and an acks=1 or acks=-1 produce also waits (in the purgatory,
+     * at most {@code timeoutMs}) until the leader's recovery point passes its records, so an
+     * acknowledged record is on the leader's disk as when Kafka flushes inside the append. Every call
+     * completes exactly once; every partition of the request gets a result.
      */
     public CompletableFuture<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
                                                                          int requiredAcks, long timeoutMs) {
@@ -272,11 +278,13 @@ public final class ReplicaManager {
             results.put(tp, result);
         }
         boolean anyAppended = waits.values().stream().anyMatch(w -> w.appendResult().error() == Errors.NONE);
-        if (requiredAcks != -1 || !anyAppended || shutDown) {
+        boolean anyAwaitsFlush = waits.values().stream().anyMatch(DelayedProduce.PartitionWait::awaitFlush);
+        if (requiredAcks == 0 || !anyAppended || shutDown || (requiredAcks == 1 && !anyAwaitsFlush)) {
             future.complete(Collections.unmodifiableMap(results));
             return future;
         }
-        // PRO-3: park until the HW passes every appended partition; failed ones keep their error.
+        // PRO-3: park until the HW (acks=-1) and the leader's flush (a flush was due) pass every appended
+        // partition; failed ones keep their error.
         DelayedProduce delayed = new DelayedProduce(timeoutMs, waits, this::onlinePartition);
         delayed.result().thenAccept(answer -> future.complete(Collections.unmodifiableMap(new LinkedHashMap<>(answer))));
         try {
@@ -322,8 +330,13 @@ public final class ReplicaManager {
         if (result.highWatermarkIncreased()) {
             producePurgatory.checkAndComplete(tp);
         }
+        if (info.flushDue()) {
+            // LOG-11 group commit: the flusher forces it (with whatever else is appended until it runs).
+            logFlusher.requestFlush(tp, partition.localLog());
+        }
         ProduceResult appended = new ProduceResult(Errors.NONE, info.firstOffset(), info.logAppendTimeMs());
-        waits.put(tp, new DelayedProduce.PartitionWait(info.lastOffset() + 1, appended));
+        waits.put(tp, new DelayedProduce.PartitionWait(info.lastOffset() + 1, appended, requiredAcks == -1,
+                info.flushDue() && requiredAcks != 0));
         return appended;
     }
 
@@ -575,6 +588,8 @@ public final class ReplicaManager {
             return existing;
         }
         Log log = logDirectory.getOrCreateLog(tp, config.logConfig());
+        // LOG-11 group commit: leader appends leave due flushes to the LogFlusher (follower appends still flush).
+        log.setLeaderFlushDeferred(true);
         Partition partition = new Partition(LocalLog.of(log), topicConfigs.minInsyncReplicas(tp.topic()),
                 partitionSettings);
         partitions.put(tp, partition);
@@ -721,7 +736,15 @@ public final class ReplicaManager {
         return logDirOffline;
     }
 
-    /** acks=all produces waiting in the purgatory. */
+    /**
+     * LOG-11 group commit: how many flushes the broker's flusher has done (each covers every leader
+     * append made before it ran).
+     */
+    public long leaderFlushCount() {
+        return logFlusher.flushCount();
+    }
+
+    /** Produces waiting in the purgatory (acks=all for the HW, or any acks for the leader's flush). */
     public int pendingProduceCount() {
         return producePurgatory.numDelayed();
     }
@@ -779,6 +802,27 @@ public final class ReplicaManager {
         @Override
         public void onFailedIsrUpdate(TopicPartition tp) {
             metrics.failedIsrUpdate(tp);
+        }
+    }
+
+    /** Flusher side effects: produces waiting for the flush wake; a failed flush takes the partition offline (§9). */
+    private final class FlushEvents implements LogFlusher.Listener {
+        @Override
+        public void onFlushed(TopicPartition tp, LocalLog log) {
+            producePurgatory.checkAndComplete(tp);
+        }
+
+        @Override
+        public void onFlushFailed(TopicPartition tp, LocalLog log, RuntimeException cause) {
+            Partition partition = partitions.get(tp);
+            if (shutDown || partition == null || partition.localLog() != log) {
+                // The log was closed by a shutdown or replaced: not a disk failure of a hosted partition.
+                LOG.debug("{}Flush of a log of {} that is no longer hosted failed: {}", logPrefix, tp, cause.toString());
+                return;
+            }
+            handleStorageFailure(tp, cause);
+            // Produces waiting for this flush now end with KAFKA_STORAGE_ERROR, as a failed append would have.
+            wakePurgatories(tp);
         }
     }
 

@@ -118,6 +118,76 @@ class DelayedProduceTest {
         assertThat(op.result().join().get(TP)).isEqualTo(new ProduceResult(Errors.NOT_LEADER_OR_FOLLOWER, 4, -1));
     }
 
+    /** An append of n records with the given acks whose flush was due (LOG-11 group commit), parked. */
+    private DelayedProduce produceAwaitingFlush(PartitionFixture f, int n, int acks) {
+        LogAppendInfo info = f.partition.appendRecordsToLeader(InMemoryLocalLog.records(n), acks).info();
+        DelayedProduce op = new DelayedProduce(30_000L, Map.of(TP, new DelayedProduce.PartitionWait(info.lastOffset() + 1,
+                new ProduceResult(Errors.NONE, info.firstOffset(), -1L), acks == -1, true)),
+                tp -> Optional.of(f.partition));
+        purgatory.tryCompleteElseWatch(op, op.keys());
+        return op;
+    }
+
+    @Test
+    @DisplayName("LOG-11 PRO-3 acks=all whose append made a flush due needs the HW and the leader's flush, in either order")
+    void acksAllWaitsForHwAndFlush() {
+        PartitionFixture f = new PartitionFixture(2).leaderOf123();
+        f.log.holdFlushes();
+        DelayedProduce op = produceAwaitingFlush(f, 2, -1);
+        bothFetch(f, 2);
+        assertThat(f.partition.highWatermark()).isEqualTo(2);
+        purgatory.checkAndComplete(TP);
+        assertThat(op.result()).as("HW reached, not yet on the leader's disk").isNotDone();
+        f.log.flush(2);
+        purgatory.checkAndComplete(TP);
+        assertThat(op.result()).isCompletedWithValue(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L)));
+
+        DelayedProduce second = produceAwaitingFlush(f, 1, -1);
+        f.log.flush(3);
+        purgatory.checkAndComplete(TP);
+        assertThat(second.result()).as("flushed, HW not reached").isNotDone();
+        bothFetch(f, 3);
+        purgatory.checkAndComplete(TP);
+        assertThat(second.result().join().get(TP).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    @DisplayName("LOG-11 PRO-3 acks=1 whose append made a flush due completes on the leader's flush alone, not the HW")
+    void acksOneWaitsForFlushOnly() {
+        PartitionFixture f = new PartitionFixture(2).leaderOf123();
+        f.log.holdFlushes();
+        DelayedProduce op = produceAwaitingFlush(f, 3, 1);
+        assertThat(op.result()).isNotDone();
+        f.log.flush(3);
+        purgatory.checkAndComplete(TP);
+        assertThat(op.result()).isCompletedWithValue(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L)));
+        assertThat(f.partition.highWatermark()).isZero();
+    }
+
+    @Test
+    @DisplayName("LOG-11 §9 a flush wait on a partition whose log went offline ends with KAFKA_STORAGE_ERROR")
+    void flushWaitEndsOnStorageError() {
+        PartitionFixture f = new PartitionFixture(2).leaderOf123();
+        f.log.holdFlushes();
+        DelayedProduce acksOne = produceAwaitingFlush(f, 1, 1);
+        DelayedProduce acksAll = produceAwaitingFlush(f, 1, -1);
+        f.partition.markOffline();
+        purgatory.checkAndComplete(TP);
+        assertThat(acksOne.result().join().get(TP)).isEqualTo(new ProduceResult(Errors.KAFKA_STORAGE_ERROR, 0L, -1L));
+        assertThat(acksAll.result().join().get(TP)).isEqualTo(new ProduceResult(Errors.KAFKA_STORAGE_ERROR, 1L, -1L));
+    }
+
+    @Test
+    @DisplayName("LOG-11 LDR-2 losing leadership before the flush ends an acks=1 flush wait with NOT_LEADER_OR_FOLLOWER")
+    void flushWaitEndsOnLeadershipLoss() {
+        PartitionFixture f = new PartitionFixture(1).leaderOf123();
+        f.log.holdFlushes();
+        DelayedProduce op = produceAwaitingFlush(f, 1, 1);
+        f.partition.makeFollower(registration(2, 1, 1, List.of(1, 2, 3), List.of(2, 3)));
+        purgatory.checkAndComplete(TP);
+        assertThat(op.result().join().get(TP).error()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+    }
+
     private static void bothFetch(PartitionFixture f, long offset) {
         f.followerFetch(2, offset);
         f.followerFetch(3, offset);

@@ -25,6 +25,8 @@ final class InMemoryLocalLog implements LocalLog {
     private final List<long[]> epochCache = new ArrayList<>(); // {epoch, startOffset}
     private long logStartOffset;
     private long highWatermark;
+    /** Null: every appended record counts as flushed; else the recovery point, moved only by {@link #flush}. */
+    private Long heldRecoveryPoint;
 
     InMemoryLocalLog(TopicPartition topicPartition) {
         this.topicPartition = topicPartition;
@@ -106,6 +108,24 @@ final class InMemoryLocalLog implements LocalLog {
             epochs.add(epoch);
         }
         return new LogAppendInfo(first, first + n - 1, n, n, -1L, -1L);
+    }
+
+    /** From now on the recovery point stays where it is until {@link #flush} (a group commit not yet run). */
+    synchronized void holdFlushes() {
+        heldRecoveryPoint = logEndOffset();
+    }
+
+    @Override
+    public synchronized long recoveryPoint() {
+        return heldRecoveryPoint == null ? logEndOffset() : heldRecoveryPoint; // no disk: flushed unless held
+    }
+
+    @Override
+    public synchronized long flush(long upToOffset) {
+        if (heldRecoveryPoint != null) {
+            heldRecoveryPoint = Math.max(heldRecoveryPoint, logEndOffset());
+        }
+        return recoveryPoint();
     }
 
     private void learnEpoch(int epoch, long startOffset) {

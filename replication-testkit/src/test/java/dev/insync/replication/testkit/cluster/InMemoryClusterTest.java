@@ -50,6 +50,29 @@ class InMemoryClusterTest {
     }
 
     @Test
+    @DisplayName("LOG-11 PRO-3 with flush.messages=1 a power loss of the leader right after acknowledged acks=1 produces keeps them in its own log")
+    void acknowledgedAcksOneSurvivesLeaderPowerLoss() {
+        try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(11).config("flush.messages", 1).build()) {
+            cluster.createTopic("rep", 1, 2, 3);
+            TestProducer producer = cluster.producer("p1");
+            assertThat(cluster.await(producer.send("rep", 0, null, "warm", -1, 30_000)).error()).isEqualTo(Errors.NONE);
+            // Only the leader's own disk can hold what follows.
+            cluster.pause(2);
+            cluster.pause(3);
+            for (int i = 0; i < 5; i++) {
+                ProduceOutcome outcome = cluster.await(producer.send("rep", 0, null, "acked-" + i, 1, 30_000));
+                assertThat(outcome.error()).isEqualTo(Errors.NONE);
+                assertThat(outcome.offset()).isEqualTo(1 + i);
+            }
+
+            cluster.powerLoss(1); // at once: no later event of broker 1 ran
+            cluster.restart(1); // opening the log directory recovers it; nothing else has run yet
+            assertThat(cluster.admin().records(1, "rep", 0)).extracting(ConsumedRecord::value)
+                    .containsExactly("warm", "acked-0", "acked-1", "acked-2", "acked-3", "acked-4");
+        }
+    }
+
+    @Test
     @DisplayName("ISR-1 a paused follower leaves the ISR once it lags; acks=all waits for the shrink, not for the follower")
     void pausedFollowerIsShrunk() {
         try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(3)
