@@ -392,38 +392,44 @@ public final class RecordBatch {
                 return null;
             }
             int length = (int) (r >> 32);
-            pos = (int) r;
-            if (length < 0 || length > batchEnd - pos) {
-                return null;
+            int p = (int) r;
+            if (length < 1 || length > batchEnd - p) {
+                return null; // a record holds at least its attributes byte
             }
-            int end = pos + length;
-            if (pos >= end) {
-                return null; // no attributes byte
-            }
-            pos++;
+            int end = p + length;
+            // The next record starts at end, whatever its fields say (they must fill it exactly,
+            // checked below). Taking it from the length alone keeps the field walk off the chain of
+            // dependent reads from record to record, so the CPU can overlap the two (27 -> 20 ns a
+            // record for 100-byte values here).
+            pos = end;
+            p++; // attributes
             long tsRaw = 0;
-            int shift = 0;
             boolean done = false;
-            for (int k = 0; k < Varint.MAX_LONG_BYTES && pos < end; k++, shift += 7) {
-                byte x = b[pos++];
-                tsRaw |= (long) (x & 0x7f) << shift;
-                if ((x & 0x80) == 0) {
-                    done = true;
-                    break;
+            if (p < end && b[p] >= 0) {
+                tsRaw = b[p++]; // the common one-byte timestampDelta, without the loop
+                done = true;
+            } else {
+                for (int k = 0, shift = 0; k < Varint.MAX_LONG_BYTES && p < end; k++, shift += 7) {
+                    byte x = b[p++];
+                    tsRaw |= (long) (x & 0x7f) << shift;
+                    if ((x & 0x80) == 0) {
+                        done = true;
+                        break;
+                    }
                 }
             }
             if (!done) {
                 return null;
             }
             long timestampDelta = (tsRaw >>> 1) ^ -(tsRaw & 1);
-            r = quickVarint(b, pos, end);
+            r = quickVarint(b, p, end);
             if (r == QUICK_FAIL || (int) (r >> 32) != i) {
                 return null; // offsets must be consecutive (INVALID_RECORD in the full walk)
             }
-            pos = quickSkipBytes(b, (int) r, end);          // key
-            pos = pos < 0 ? -1 : quickSkipBytes(b, pos, end); // value
-            pos = pos < 0 ? -1 : quickSkipHeaders(b, pos, end);
-            if (pos != end) {
+            p = quickSkipBytes(b, (int) r, end);        // key
+            p = p < 0 ? -1 : quickSkipBytes(b, p, end); // value
+            p = p < 0 ? -1 : quickSkipHeaders(b, p, end);
+            if (p != end) {
                 return null;
             }
             long timestamp = logAppendTime ? batchMaxTimestamp : baseTimestamp + timestampDelta;
@@ -443,6 +449,23 @@ public final class RecordBatch {
      * 32 bits and the next position in the low 32, or {@link #QUICK_FAIL}.
      */
     private static long quickVarint(byte[] b, int pos, int limit) {
+        // One- and two-byte varints (values -8192..8191) are nearly every field of a small record:
+        // decoded without the loop, which made this walk the leader's largest cost per record.
+        if (pos + 1 < limit) {
+            int x = b[pos];
+            if (x >= 0) {
+                return ((long) ((x >>> 1) ^ -(x & 1)) << 32) | (pos + 1);
+            }
+            int y = b[pos + 1];
+            if (y >= 0) {
+                int raw = (x & 0x7f) | (y << 7);
+                return ((long) ((raw >>> 1) ^ -(raw & 1)) << 32) | (pos + 2);
+            }
+        }
+        return quickVarintLoop(b, pos, limit);
+    }
+
+    private static long quickVarintLoop(byte[] b, int pos, int limit) {
         int raw = 0;
         int p = pos;
         for (int shift = 0, k = 0; k < Varint.MAX_INT_BYTES; k++, shift += 7) {
