@@ -4,7 +4,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An operation whose answer waits for a condition or a timeout (a parked acks=all produce, a long
@@ -34,12 +33,19 @@ public abstract class DelayedOperation {
 
     /** Set once, by compare-and-set through COMPLETED (a field, not an AtomicBoolean: see TimerTask#entry). */
     private volatile boolean completed;
+    /** Null: checks are serialised on this operation's own monitor. */
     private final Lock lock;
     private final TimerTask expiry;
 
-    /** An operation with its own lock. */
+    /**
+     * An operation whose {@link #tryComplete()} calls are serialised on its own monitor: no lock
+     * object per operation, which with a million parked ones is two objects (and two cache misses
+     * on completion) fewer each. Subclasses should not synchronise on the operation themselves.
+     */
     protected DelayedOperation(long delayMs) {
-        this(delayMs, new ReentrantLock());
+        this.delayMs = delayMs;
+        this.lock = null;
+        this.expiry = new Expiry(delayMs);
     }
 
     /**
@@ -90,6 +96,11 @@ public abstract class DelayedOperation {
 
     /** {@link #tryComplete()} under the operation's lock; false if it was already complete. */
     public final boolean safeTryComplete() {
+        if (lock == null) {
+            synchronized (this) {
+                return !isCompleted() && tryComplete();
+            }
+        }
         lock.lock();
         try {
             return !isCompleted() && tryComplete();
@@ -104,19 +115,28 @@ public abstract class DelayedOperation {
      * one that ran before the watch existed is covered by the purgatory's second try.
      */
     final boolean safeTryCompleteOrElse(Runnable orElse) {
+        if (lock == null) {
+            synchronized (this) {
+                return tryCompleteOrElseLocked(orElse);
+            }
+        }
         lock.lock();
         try {
-            if (isCompleted()) {
-                return false;
-            }
-            if (tryComplete()) {
-                return true;
-            }
-            orElse.run();
-            return false;
+            return tryCompleteOrElseLocked(orElse);
         } finally {
             lock.unlock();
         }
+    }
+
+    private boolean tryCompleteOrElseLocked(Runnable orElse) {
+        if (isCompleted()) {
+            return false;
+        }
+        if (tryComplete()) {
+            return true;
+        }
+        orElse.run();
+        return false;
     }
 
     /** The timer task that expires this operation. */
