@@ -2,6 +2,7 @@ package dev.insync.replication.core.purgatory;
 
 import dev.insync.replication.core.time.Scheduler;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -207,7 +208,12 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
         Shard shard = shardFor(key);
         shard.lock.lock();
         try {
-            shard.watchersByKey.computeIfAbsent(key, k -> new Watchers(k, shard)).add(operation);
+            Watchers watchers = shard.watchersByKey.get(key);
+            if (watchers == null) {
+                watchers = new Watchers(key, shard);
+                shard.watchersByKey.put(key, watchers);
+            }
+            watchers.add(operation);
             watchEntries.incrementAndGet();
         } finally {
             shard.lock.unlock();
@@ -270,11 +276,16 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
         }
     }
 
-    /** The operations watched under one key, in watch order. Guarded by its own monitor. */
+    /**
+     * The operations watched under one key, in watch order, in an array of its own (no list object:
+     * most keys watch one or two operations, and a million parked operations make every object per
+     * entry count). Guarded by its own monitor.
+     */
     private final class Watchers {
         private final Object key;
         private final Shard shard;
-        private final List<T> operations = new ArrayList<>(2);
+        private DelayedOperation[] operations = new DelayedOperation[2];
+        private int size;
 
         Watchers(Object key, Shard shard) {
             this.key = key;
@@ -282,26 +293,41 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
         }
 
         synchronized void add(T operation) {
-            operations.add(operation);
+            if (size == operations.length) {
+                operations = Arrays.copyOf(operations, size * 2);
+            }
+            operations[size++] = operation;
         }
 
         synchronized boolean isEmpty() {
-            return operations.isEmpty();
+            return size == 0;
         }
 
-        /** Removes completed operations; returns how many entries went. */
+        /** Removes completed operations, keeping the order of the rest; returns how many entries went. */
         synchronized int removeCompleted() {
-            int before = operations.size();
-            operations.removeIf(DelayedOperation::isCompleted);
-            int removed = before - operations.size();
+            int kept = 0;
+            for (int i = 0; i < size; i++) {
+                DelayedOperation operation = operations[i];
+                if (!operation.isCompleted()) {
+                    operations[kept++] = operation;
+                }
+            }
+            Arrays.fill(operations, kept, size, null);
+            int removed = size - kept;
+            size = kept;
             watchEntries.addAndGet(-removed);
             return removed;
         }
 
         /** Removes every entry and returns the operations. */
+        @SuppressWarnings("unchecked")
         synchronized List<T> drain() {
-            List<T> all = new ArrayList<>(operations);
-            operations.clear();
+            List<T> all = new ArrayList<>(size);
+            for (int i = 0; i < size; i++) {
+                all.add((T) operations[i]);
+            }
+            Arrays.fill(operations, 0, size, null);
+            size = 0;
             watchEntries.addAndGet(-all.size());
             return all;
         }
@@ -311,13 +337,22 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
          * watch or check other keys), then drops the completed ones.
          */
         int tryCompleteWatched() {
-            List<T> snapshot;
+            // A copy to iterate outside the monitor; none for the common single watcher.
+            DelayedOperation single = null;
+            DelayedOperation[] snapshot = null;
+            int n;
             synchronized (this) {
-                snapshot = new ArrayList<>(operations);
+                n = size;
+                if (n == 1) {
+                    single = operations[0];
+                } else {
+                    snapshot = Arrays.copyOf(operations, n);
+                }
             }
             int completed = 0;
             boolean anyDone = false;
-            for (T operation : snapshot) {
+            for (int i = 0; i < n; i++) {
+                DelayedOperation operation = n == 1 ? single : snapshot[i];
                 if (operation.isCompleted()) {
                     anyDone = true;
                 } else if (operation.safeTryComplete()) {
