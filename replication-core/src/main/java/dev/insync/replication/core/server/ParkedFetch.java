@@ -4,12 +4,9 @@ import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.log.Errors;
-import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.record.MemoryRecords;
 
-import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * What a parked fetch (FET-5) saw of each of its partitions when it parked: the hosting
@@ -29,53 +26,62 @@ import java.util.function.Function;
 final class ParkedFetch {
 
     private final boolean fromFollower;
+    private final long hostedGeneration;
     private final Partition[] parked;
     private final int[] leaderEpochs;
     private final int[] partitionEpochs;
     private final long[] fetchOffsets;
     /** The first read's answer of each partition, reused at expiry while its offsets still hold. */
     private final FetchResponse.PartitionData[] firstAnswers;
+    private boolean allHosted = true;
 
-    private ParkedFetch(boolean fromFollower, int n, FetchResponse.PartitionData[] firstAnswers) {
-        this.fromFollower = fromFollower;
-        this.firstAnswers = firstAnswers;
+    /**
+     * An empty snapshot of {@code request}'s partitions, filled by its first read ({@link #record}).
+     *
+     * @param hostedGeneration the broker's hosted-partitions generation before that read: while it
+     *                         is unchanged, the recorded Partition objects are still the hosted ones
+     */
+    ParkedFetch(FetchRequest request, long hostedGeneration) {
+        int n = request.partitions().size();
+        this.fromFollower = request.isFromFollower();
+        this.hostedGeneration = hostedGeneration;
         this.parked = new Partition[n];
         this.leaderEpochs = new int[n];
         this.partitionEpochs = new int[n];
         this.fetchOffsets = new long[n];
+        this.firstAnswers = new FetchResponse.PartitionData[n];
     }
 
     /**
-     * The snapshot of {@code request}'s partitions, in request order, after its first read found
-     * nothing to answer at once; empty if one of them is not hosted (no shortcut then).
-     *
-     * @param firstAnswers that read's answers in request order (kept, not copied)
+     * Records the {@code k}-th partition (request order) as the first read left it: hosted as
+     * {@code partition} (null if not hosted: no shortcut for this fetch then), fetched at
+     * {@code fetchOffset}, answered with {@code answer}.
      */
-    static Optional<ParkedFetch> of(FetchRequest request, Function<TopicPartition, Partition> hosted,
-                                    FetchResponse.PartitionData[] firstAnswers) {
-        if (firstAnswers.length != request.partitions().size()) {
-            throw new IllegalArgumentException(firstAnswers.length + " first answers for "
-                    + request.partitions().size() + " partitions");
+    void record(int k, Partition partition, long fetchOffset, FetchResponse.PartitionData answer) {
+        if (partition == null) {
+            allHosted = false;
+            return;
         }
-        ParkedFetch snapshot = new ParkedFetch(request.isFromFollower(), request.partitions().size(), firstAnswers);
-        int k = 0;
-        for (Map.Entry<TopicPartition, FetchRequest.PartitionData> e : request.partitions().entrySet()) {
-            Partition p = hosted.apply(e.getKey());
-            if (p == null) {
-                return Optional.empty();
-            }
-            snapshot.parked[k] = p;
-            snapshot.leaderEpochs[k] = p.leaderEpoch();
-            snapshot.partitionEpochs[k] = p.partitionEpoch();
-            snapshot.fetchOffsets[k] = e.getValue().fetchOffset();
-            k++;
-        }
-        return Optional.of(snapshot);
+        parked[k] = partition;
+        leaderEpochs[k] = partition.leaderEpoch();
+        partitionEpochs[k] = partition.partitionEpoch();
+        fetchOffsets[k] = fetchOffset;
+        firstAnswers[k] = answer;
     }
 
-    /** How many partitions the snapshot covers (the request's). */
-    int size() {
-        return parked.length;
+    /** Whether every partition was hosted at the first read; if not, the snapshot must not be used. */
+    boolean isUsable() {
+        return allHosted;
+    }
+
+    /** The hosted-partitions generation the snapshot was taken in. */
+    long hostedGeneration() {
+        return hostedGeneration;
+    }
+
+    /** The {@code k}-th partition as hosted at the first read. */
+    Partition partition(int k) {
+        return parked[k];
     }
 
     /**

@@ -99,6 +99,11 @@ public final class ReplicaManager {
     private final PartitionSettings partitionSettings;
 
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
+    /**
+     * Raised after every creation or removal in {@link #partitions} (under the state-change lock):
+     * a parked fetch's recorded Partition objects are still the hosted ones while it is unchanged.
+     */
+    private volatile long hostedGeneration;
     /** See {@link #partitionReads()}. */
     private final LongAdder partitionReads = new LongAdder();
     private final Map<Integer, BrokerRegistration> brokers = new ConcurrentHashMap<>();
@@ -223,6 +228,7 @@ public final class ReplicaManager {
             hosted = new LinkedHashSet<>(partitions.keySet());
             // Waiting requests find no partition any more and end now (PRO-5).
             partitions.clear();
+            hostedGeneration++;
         }
         hosted.forEach(this::wakePurgatories);
         producePurgatory.shutdown();
@@ -346,19 +352,19 @@ public final class ReplicaManager {
     public CompletableFuture<FetchResponse> fetch(FetchRequest request) {
         Objects.requireNonNull(request, "request");
         boolean mayPark = request.maxWaitMs() > 0 && !request.partitions().isEmpty();
-        // A fetch that parks never sends its first read's answer: it is built only if sent now. Its
-        // per-partition answers are kept: a partition still unchanged at expiry answers the same.
-        FetchResponse.PartitionData[] firstAnswers = new FetchResponse.PartitionData[request.partitions().size()];
-        DelayedFetch.Read first = read(request, true, null, !mayPark || shutDown, firstAnswers);
+        // A fetch that may park records what its first read saw; parked, it never sends that read's
+        // answer, so the answer is built only if it is sent now.
+        ParkedFetch snapshot = mayPark ? new ParkedFetch(request, hostedGeneration) : null;
+        DelayedFetch.Read first = read(request, true, null, snapshot, !mayPark || shutDown);
         CompletableFuture<FetchResponse> future = new CompletableFuture<>();
         if (!mayPark || first.satisfied() || shutDown) {
             future.complete(first.response() != null ? first.response()
-                    : read(request, false, null, true, null).response());
+                    : read(request, false, null, null, true).response());
             return future;
         }
-        Optional<ParkedFetch> parked = ParkedFetch.of(request, partitions::get, firstAnswers);
-        DelayedFetch delayed = new DelayedFetch(request, wakeCheck(parked.orElse(null)),
-                r -> read(r, false, parked.orElse(null), true, null), future);
+        ParkedFetch parked = snapshot.isUsable() ? snapshot : null;
+        DelayedFetch delayed = new DelayedFetch(request, wakeCheck(parked), r -> read(r, false, parked, null, true),
+                future);
         try {
             fetchPurgatory.tryCompleteElseWatch(delayed, request.partitions().keySet());
         } catch (IllegalStateException shuttingDown) {
@@ -376,13 +382,13 @@ public final class ReplicaManager {
      */
     private Function<FetchRequest, DelayedFetch.Read> wakeCheck(ParkedFetch parked) {
         if (parked == null) {
-            return r -> read(r, false, null, false, null);
+            return r -> read(r, false, null, null, false);
         }
         return r -> {
             int k = 0;
             for (TopicPartition tp : r.partitions().keySet()) {
-                if (!parked.isUnchanged(k, partitions.get(tp))) {
-                    return read(r, false, parked, false, null);
+                if (!isUnchanged(parked, k, tp)) {
+                    return read(r, false, parked, null, false);
                 }
                 k++;
             }
@@ -391,24 +397,33 @@ public final class ReplicaManager {
     }
 
     /**
+     * {@link ParkedFetch#isUnchanged} for the {@code k}-th partition, {@code tp}: while no partition
+     * was created or removed here since the snapshot, the recorded Partition is still the hosted one
+     * and the map lookup is skipped (a parked fetch is checked on every wake and at expiry).
+     */
+    private boolean isUnchanged(ParkedFetch parked, int k, TopicPartition tp) {
+        Partition current = parked.hostedGeneration() == hostedGeneration ? parked.partition(k) : partitions.get(tp);
+        return parked.isUnchanged(k, current);
+    }
+
+    /**
      * Reads every partition of {@code request}; wakes the purgatories for HWs the read raised.
      *
      * @param updateFetchState FET-4: whether this is the first read of a follower fetch
      * @param parked           for a parked fetch's re-read: partitions it shows unchanged are
      *                         answered from their fields instead of being read; null reads all
+     * @param recording        for a first read that may park: where each partition's state and
+     *                         answer are recorded; null records nothing
      * @param answerAlways     whether to build the response even when the fetch is not satisfied
      *                         (else the returned read carries none)
-     * @param answers          where each partition's answer goes, in request order (null: a fresh
-     *                         array); an entry stays null for a partition {@code parked} shows unchanged
      */
     private DelayedFetch.Read read(FetchRequest request, boolean updateFetchState, ParkedFetch parked,
-                                   boolean answerAlways, FetchResponse.PartitionData[] answers) {
+                                   ParkedFetch recording, boolean answerAlways) {
         long nowMs = scheduler.time().milliseconds();
         int n = request.partitions().size();
         TopicPartition[] tps = new TopicPartition[n];
-        if (answers == null) {
-            answers = new FetchResponse.PartitionData[n];
-        }
+        // null marks a partition the parked snapshot shows unchanged: its answer is built only if sent.
+        FetchResponse.PartitionData[] answers = new FetchResponse.PartitionData[n];
         int remainingBytes = request.maxBytes();
         boolean gotData = false;
         long bytesReadable = 0;
@@ -419,12 +434,12 @@ public final class ReplicaManager {
             TopicPartition tp = e.getKey();
             FetchRequest.PartitionData data = e.getValue();
             tps[k] = tp;
-            FetchResponse.PartitionData answer;
-            Partition partition = partitions.get(tp);
-            if (partition != null && parked != null && parked.isUnchanged(k, partition)) {
+            if (parked != null && isUnchanged(parked, k, tp)) {
                 k++;
                 continue;
             }
+            FetchResponse.PartitionData answer;
+            Partition partition = partitions.get(tp);
             if (partition == null) {
                 answer = FetchResponse.PartitionData.error(notHostedError(tp));
             } else {
@@ -467,6 +482,9 @@ public final class ReplicaManager {
                 satisfiedByState = true; // FET-5: errors and divergence answer at once
             } else if (!request.isFromFollower() && data.fetchOffset() > answer.highWatermark()) {
                 satisfiedByState = true; // a consumer past the HW it may read (truncated under it)
+            }
+            if (recording != null) {
+                recording.record(k, partition, data.fetchOffset(), answer);
             }
             answers[k++] = answer;
         }
@@ -619,12 +637,14 @@ public final class ReplicaManager {
         Partition partition = new Partition(LocalLog.of(log), topicConfigs.minInsyncReplicas(tp.topic()),
                 partitionSettings);
         partitions.put(tp, partition);
+        hostedGeneration++;
         return partition;
     }
 
     /** Stops hosting {@code tp} (no longer assigned, or deleted) and deletes its log; returns whether it was hosted. */
     private boolean stopReplica(TopicPartition tp) {
         Partition removed = partitions.remove(tp);
+        hostedGeneration++;
         if (removed == null) {
             return false;
         }

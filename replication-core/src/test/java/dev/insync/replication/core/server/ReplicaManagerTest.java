@@ -221,6 +221,24 @@ class ReplicaManagerTest {
     }
 
     @Test
+    @DisplayName("FET-2 FET-5 a parked fetch one of whose partitions was deleted answers at once with that"
+            + " partition's error")
+    void fet5ParkedFetchOfDeletedPartition() {
+        cluster(defaults(), 1);
+        cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        Map<TopicPartition, Long> atEnd = new LinkedHashMap<>();
+        atEnd.put(REP0, 0L);
+        atEnd.put(REP1, 0L);
+        CompletableFuture<FetchResponse> parked = rm(1).fetch(followerFetch(2, 1L, atEnd));
+        assertThat(parked).isNotDone();
+        cluster.publish(new MetadataDelta(1_000, List.of(), List.of(), List.of(REP1), Map.of()));
+        assertThat(parked).isDone();
+        assertThat(parked.join().partitions().get(REP1).error()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+        assertThat(parked.join().partitions().get(REP0).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
     @DisplayName("FET-5 a fetch answering with an error completes at once instead of parking")
     void fet5ErrorCompletesAtOnce() {
         cluster(defaults(), 1);
