@@ -4,17 +4,18 @@ import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.record.MemoryRecords;
 
 import java.util.Optional;
 
 /**
- * What a parked fetch (FET-5) saw of each of its partitions when it parked: the hosting
- * {@link Partition} object, its leader and partition epochs, and the fetch offset, which was then
- * the end the fetch may read (the LEO for a follower, the HW for a consumer): nothing was readable.
+ * What a parked fetch (FET-5) saw of each of its partitions at its first read: the hosting
+ * {@link Partition} object, its leader and partition epochs, the fetch offset and the answer.
  *
- * <p>While a partition is still that same leader in the same epochs, online, and its readable end
- * and log start offset leave the fetch offset where it was, a read of it could only answer "no
+ * <p>While a partition is still that same leader in the same epochs, online, its readable end (the
+ * LEO for a follower, the HW for a consumer) is the fetch offset, and its log start offset is not
+ * above it, a read of it could only answer "no
  * records, no divergence, no error" with the current HW and offsets: {@link #isUnchanged} says so
  * from a few field reads, and {@link #caughtUpAnswer} is that answer, without the partition's lock
  * or a log read. A parked follower fetch covers every partition the follower has from this leader
@@ -27,6 +28,7 @@ final class ParkedFetch {
 
     private final boolean fromFollower;
     private final long hostedGeneration;
+    private final TopicPartition[] topicPartitions;
     private final Partition[] parked;
     private final int[] leaderEpochs;
     private final int[] partitionEpochs;
@@ -45,6 +47,7 @@ final class ParkedFetch {
         int n = request.partitions().size();
         this.fromFollower = request.isFromFollower();
         this.hostedGeneration = hostedGeneration;
+        this.topicPartitions = new TopicPartition[n];
         this.parked = new Partition[n];
         this.leaderEpochs = new int[n];
         this.partitionEpochs = new int[n];
@@ -53,11 +56,12 @@ final class ParkedFetch {
     }
 
     /**
-     * Records the {@code k}-th partition (request order) as the first read left it: hosted as
-     * {@code partition} (null if not hosted: no shortcut for this fetch then), fetched at
+     * Records the {@code k}-th partition (request order), {@code tp}, as the first read left it:
+     * hosted as {@code partition} (null if not hosted: no shortcut for this fetch then), fetched at
      * {@code fetchOffset}, answered with {@code answer}.
      */
-    void record(int k, Partition partition, long fetchOffset, FetchResponse.PartitionData answer) {
+    void record(int k, TopicPartition tp, Partition partition, long fetchOffset, FetchResponse.PartitionData answer) {
+        topicPartitions[k] = tp;
         if (partition == null) {
             allHosted = false;
             return;
@@ -77,6 +81,16 @@ final class ParkedFetch {
     /** The hosted-partitions generation the snapshot was taken in. */
     long hostedGeneration() {
         return hostedGeneration;
+    }
+
+    /** How many partitions the snapshot covers (the request's). */
+    int size() {
+        return parked.length;
+    }
+
+    /** The {@code k}-th partition's name. */
+    TopicPartition topicPartition(int k) {
+        return topicPartitions[k];
     }
 
     /** The {@code k}-th partition as hosted at the first read. */

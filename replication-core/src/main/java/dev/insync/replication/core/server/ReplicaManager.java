@@ -385,12 +385,10 @@ public final class ReplicaManager {
             return r -> read(r, false, null, null, false);
         }
         return r -> {
-            int k = 0;
-            for (TopicPartition tp : r.partitions().keySet()) {
-                if (!isUnchanged(parked, k, tp)) {
+            for (int k = 0; k < parked.size(); k++) {
+                if (!isUnchanged(parked, k, parked.topicPartition(k))) {
                     return read(r, false, parked, null, false);
                 }
-                k++;
             }
             return NOTHING_NEW;
         };
@@ -484,7 +482,7 @@ public final class ReplicaManager {
                 satisfiedByState = true; // a consumer past the HW it may read (truncated under it)
             }
             if (recording != null) {
-                recording.record(k, partition, data.fetchOffset(), answer);
+                recording.record(k, tp, partition, data.fetchOffset(), answer);
             }
             answers[k++] = answer;
         }
