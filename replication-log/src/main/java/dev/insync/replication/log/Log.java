@@ -556,6 +556,16 @@ public final class Log implements Closeable {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("Negative maxBytes " + maxBytes + " reading " + topicPartition);
         }
+        long endOffset = logEndOffset;
+        if (startOffset == endOffset) {
+            // A read at the LEO (a caught-up follower's, every fetch round) touches no segment, so it
+            // skips the segments lock; the offsets are the same volatile reads the locked path makes.
+            ensureOpen();
+            long start = logStartOffset;
+            if (start <= startOffset) {
+                return new LogReadInfo(MemoryRecords.EMPTY, startOffset, start, endOffset, highWatermark);
+            }
+        }
         segmentsLock.readLock().lock();
         try {
             ensureOpen();

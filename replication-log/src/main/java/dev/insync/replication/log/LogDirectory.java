@@ -69,6 +69,8 @@ public final class LogDirectory implements Closeable {
     private final LongSupplier clockMs;
     private final DirectoryLock lock;
     private final OffsetCheckpointFile highWatermarkCheckpoint;
+    /** What this directory last wrote to the HW checkpoint; null before its first write. Guarded by checkpointLock. */
+    private Map<TopicPartition, Long> lastCheckpointedHighWatermarks;
     private final OffsetCheckpointFile recoveryPointCheckpoint;
     private final OffsetCheckpointFile logStartOffsetCheckpoint;
     private final CleanShutdownFile cleanShutdownFile;
@@ -272,7 +274,13 @@ public final class LogDirectory implements Closeable {
     public void checkpointHighWatermarks() {
         ensureOpen();
         synchronized (checkpointLock) {
-            highWatermarkCheckpoint.write(snapshot(Log::highWatermark));
+            Map<TopicPartition, Long> highWatermarks = snapshot(Log::highWatermark);
+            // Rewriting (and forcing) the same content every interval only costs I/O: with thousands of
+            // partitions mostly idle, HWs seldom move between two intervals.
+            if (!highWatermarks.equals(lastCheckpointedHighWatermarks)) {
+                highWatermarkCheckpoint.write(highWatermarks);
+                lastCheckpointedHighWatermarks = highWatermarks;
+            }
         }
     }
 

@@ -13,6 +13,7 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -145,6 +146,26 @@ class LogDirectoryTest {
     }
 
     @Test
+    @DisplayName("HW-5 the HW checkpoint is rewritten only when a HW changed since the last write")
+    void hw5CheckpointRewrittenOnlyOnChange() throws IOException {
+        Path file = dir().resolve(OffsetCheckpointFile.REPLICATION_OFFSET_CHECKPOINT);
+        try (LogDirectory logDir = open()) {
+            Log log = logDir.getOrCreateLog(new TopicPartition("t", 0), LogConfig.defaults());
+            logDir.checkpointHighWatermarks();
+            // Each write atomically replaces the file (a new inode), so an untouched file keeps its key.
+            Object written = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+            logDir.checkpointHighWatermarks();
+            assertThat(Files.readAttributes(file, BasicFileAttributes.class).fileKey()).isEqualTo(written);
+
+            log.appendAsLeader(LogFixtures.batch("a", 2), 0);
+            log.updateHighWatermark(2);
+            logDir.checkpointHighWatermarks();
+            assertThat(Files.readAttributes(file, BasicFileAttributes.class).fileKey()).isNotEqualTo(written);
+            assertThat(Files.readAllLines(file)).containsExactly("0", "1", "t 0 2");
+        }
+    }
+
+    @Test
     @DisplayName("HW-5 the checkpointed HWs read at open are exposed per partition")
     void checkpointedHighWatermarksExposed() throws IOException {
         Files.createDirectories(dir());
@@ -192,6 +213,7 @@ class LogDirectoryTest {
         Files.writeString(holder, """
                 import java.nio.channels.FileChannel;
                 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
                 import java.nio.file.StandardOpenOption;
                 public class LockHolder {
                     public static void main(String[] args) throws Exception {

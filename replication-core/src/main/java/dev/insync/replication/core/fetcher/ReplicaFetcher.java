@@ -11,8 +11,8 @@ import dev.insync.replication.log.epoch.EpochEndOffset;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -54,18 +54,67 @@ public final class ReplicaFetcher {
 
     // Guarded by this.
     private final Map<TopicPartition, Entry> partitions = new LinkedHashMap<>();
-    private final Map<TopicPartition, Long> lagByPartition = new HashMap<>();
     private long sequence;
     private long scheduledRound = -1;
     private Scheduler.Cancellable pendingRound;
     private long inFlightRequest = -1;
-    private Set<TopicPartition> inFlightPartitions = Set.of();
+    private FetchRequest inFlightFetch;
+    /** The last request built; sent again as it is while nothing in it changed (see buildFetch). */
+    private FetchRequest lastRequest;
+    /** Whether a partition left the fetcher since lastRequest was built. */
+    private boolean partitionsRemoved;
+    /** buildFetch's arrays, reused across rounds (the request copies them). */
+    private TopicPartition[] requestPartitions = new TopicPartition[0];
+    private FetchRequest.PartitionData[] requestData = new FetchRequest.PartitionData[0];
+    private Entry[] requestEntries = new Entry[0];
+    /** The entry of each partition of lastRequest, in request order. */
+    private Entry[] lastRequestEntries = new Entry[0];
     private Scheduler.Cancellable inFlightTimeout;
     private boolean shutdown;
 
-    private record Entry(FollowerPartition partition, PartitionFetchState state) {
-        Entry with(PartitionFetchState newState) {
-            return new Entry(partition, newState);
+    /**
+     * One followed partition, changed in place under the fetcher's monitor: an idle round (an
+     * empty answer at the fetch offset, the same request again) allocates and writes nothing here.
+     */
+    private static final class Entry {
+        private static final long UNKNOWN = Long.MIN_VALUE;
+
+        private final FollowerPartition partition;
+        private PartitionFetchState state;
+        /** Leader HW minus the local LEO at the last answer (MaxLag); 0 before one and once failed. */
+        private long lag;
+        /** Removed from the fetcher, or replaced by a new entry for the same partition. */
+        private boolean replaced;
+        /** What the last request built carried for this partition; null if it was not in it. */
+        private FetchRequest.PartitionData sent;
+        /** The leader HW last applied with FOL-5, and the HW that produced. */
+        private long appliedLeaderHighWatermark = UNKNOWN;
+        private long highWatermarkAfterApply = UNKNOWN;
+        /** The leader log start offset last applied with LOG-10. */
+        private long appliedLeaderLogStartOffset = UNKNOWN;
+
+        Entry(FollowerPartition partition, PartitionFetchState state) {
+            this.partition = partition;
+            this.state = state;
+        }
+
+        FollowerPartition partition() {
+            return partition;
+        }
+
+        PartitionFetchState state() {
+            return state;
+        }
+
+        void moveTo(PartitionFetchState next) {
+            state = next;
+        }
+
+        /** The local log changed other than by an append at its end: apply the next answer in full. */
+        void forgetApplied() {
+            appliedLeaderHighWatermark = UNKNOWN;
+            highWatermarkAfterApply = UNKNOWN;
+            appliedLeaderLogStartOffset = UNKNOWN;
         }
     }
 
@@ -135,6 +184,9 @@ public final class ReplicaFetcher {
                 FetchState state = latestEpoch.isPresent() ? FetchState.FETCHING : FetchState.TRUNCATING;
                 PartitionFetchState fetchState = new PartitionFetchState(init.initOffset(),
                         init.currentLeaderEpoch(), latestEpoch, state);
+                if (current != null) {
+                    current.replaced = true;
+                }
                 partitions.put(tp, new Entry(init.partition(), fetchState));
                 LOG.info("{}Added partition {} at fetch offset {} in leader epoch {} ({})", logPrefix, tp,
                         init.initOffset(), init.currentLeaderEpoch(), state);
@@ -148,9 +200,10 @@ public final class ReplicaFetcher {
         Map<TopicPartition, PartitionFetchState> removed = new LinkedHashMap<>();
         for (TopicPartition tp : tps) {
             Entry e = partitions.remove(tp);
-            lagByPartition.remove(tp);
             if (e != null) {
                 removed.put(tp, e.state());
+                e.replaced = true;
+                partitionsRemoved = true;
             }
         }
         if (!removed.isEmpty()) {
@@ -178,7 +231,11 @@ public final class ReplicaFetcher {
 
     /** The largest lag (leader HW minus local LEO) seen in the last responses, for the MaxLag metric. */
     public synchronized long maxLag() {
-        return lagByPartition.values().stream().mapToLong(Long::longValue).max().orElse(0L);
+        long max = 0L;
+        for (Entry e : partitions.values()) {
+            max = Math.max(max, e.lag);
+        }
+        return max;
     }
 
     /** Stops scheduling rounds and ignores any answer still in flight. Idempotent. */
@@ -223,7 +280,7 @@ public final class ReplicaFetcher {
 
     private void clearInFlight() {
         inFlightRequest = -1;
-        inFlightPartitions = Set.of();
+        inFlightFetch = null;
         if (inFlightTimeout != null) {
             inFlightTimeout.cancel();
             inFlightTimeout = null;
@@ -258,7 +315,7 @@ public final class ReplicaFetcher {
             } else {
                 requestId = ++sequence;
                 inFlightRequest = requestId;
-                inFlightPartitions = Set.copyOf(request.partitions().keySet());
+                inFlightFetch = request;
                 inFlightTimeout = scheduler.schedule(executor, () -> onLostResponse(requestId),
                         config.lostResponseTimeoutMs());
             }
@@ -290,7 +347,8 @@ public final class ReplicaFetcher {
 
     /** FOL-7: a log without epoch information is truncated to its HW (the initial fetch offset) first. */
     private void maybeTruncate(Outcome outcome) {
-        for (Map.Entry<TopicPartition, Entry> me : new ArrayList<>(partitions.entrySet())) {
+        // Entries change in place: the map's structure does not change while iterating.
+        for (Map.Entry<TopicPartition, Entry> me : partitions.entrySet()) {
             Entry e = me.getValue();
             if (!e.state().isTruncating()) {
                 continue;
@@ -301,42 +359,84 @@ public final class ReplicaFetcher {
                 long hwBefore = e.partition().highWatermark();
                 LOG.info("{}Truncating partition {} to local high watermark {}", logPrefix, tp, offset);
                 e.partition().truncateTo(offset);
+                e.forgetApplied();
                 if (e.partition().highWatermark() != hwBefore) {
                     outcome.highWatermarkChanged().add(tp);
                 }
-                partitions.put(tp, e.with(fetchingAtLogEnd(e)));
+                e.moveTo(fetchingAtLogEnd(e));
             } catch (RuntimeException ex) {
                 markFailed(tp, e, "truncation to the high watermark failed: " + ex, ex, outcome);
             }
         }
     }
 
-    /** FOL-3: one request for every partition ready at {@code nowMs}; null when there is none. */
+    /**
+     * FOL-3: one request for every partition ready at {@code nowMs}; null when there is none.
+     *
+     * <p>Each partition keeps the data it was last sent with; while no partition's position, epochs
+     * or log start offset changed and the same partitions are ready, the previous request is sent
+     * again as it is. A fetcher with 1,000 idle partitions sends the same request every
+     * {@code replica.fetch.wait.max.ms} instead of building a 1,000-entry request each round.
+     */
     private FetchRequest buildFetch(long nowMs, Outcome outcome) {
-        Map<TopicPartition, FetchRequest.PartitionData> data = new LinkedHashMap<>();
-        for (Map.Entry<TopicPartition, Entry> me : new ArrayList<>(partitions.entrySet())) {
+        int n = partitions.size();
+        if (requestPartitions.length < n) {
+            requestPartitions = new TopicPartition[n];
+            requestData = new FetchRequest.PartitionData[n];
+            requestEntries = new Entry[n];
+        }
+        boolean changed = partitionsRemoved || lastRequest == null
+                || lastRequest.brokerEpoch() != brokerEpoch.getAsLong();
+        int count = 0;
+        for (Map.Entry<TopicPartition, Entry> me : partitions.entrySet()) {
             Entry e = me.getValue();
             PartitionFetchState st = e.state();
             if (!st.isReadyForFetch(nowMs)) {
+                changed |= e.sent != null;
+                e.sent = null;
                 continue;
             }
             TopicPartition tp = me.getKey();
+            long logStartOffset;
             try {
-                long logStartOffset = e.partition().logStartOffset();
-                data.put(tp, new FetchRequest.PartitionData(st.fetchOffset(), logStartOffset,
-                        config.fetchMaxBytes(), OptionalInt.of(st.currentLeaderEpoch()), st.lastFetchedEpoch()));
-                if (!(st.state() instanceof FetchState.Fetching)) {
-                    partitions.put(tp, e.with(st.withState(FetchState.FETCHING)));
-                }
+                logStartOffset = e.partition().logStartOffset();
             } catch (RuntimeException ex) {
                 markFailed(tp, e, "reading the local log start offset failed: " + ex, ex, outcome);
+                changed |= e.sent != null;
+                e.sent = null;
+                continue;
             }
+            FetchRequest.PartitionData d = e.sent;
+            if (d == null || d.fetchOffset() != st.fetchOffset() || d.logStartOffset() != logStartOffset
+                    || d.currentLeaderEpoch().getAsInt() != st.currentLeaderEpoch()
+                    || !d.lastFetchedEpoch().equals(st.lastFetchedEpoch())) {
+                d = new FetchRequest.PartitionData(st.fetchOffset(), logStartOffset, config.fetchMaxBytes(),
+                        OptionalInt.of(st.currentLeaderEpoch()), st.lastFetchedEpoch());
+                e.sent = d;
+                changed = true;
+            }
+            if (!(st.state() instanceof FetchState.Fetching)) {
+                e.moveTo(st.withState(FetchState.FETCHING));
+            }
+            requestPartitions[count] = tp;
+            requestData[count] = d;
+            requestEntries[count] = e;
+            count++;
         }
-        if (data.isEmpty()) {
+        if (count == 0) {
+            lastRequest = null;
             return null;
         }
-        return new FetchRequest(config.replicaId(), brokerEpoch.getAsLong(), config.fetchWaitMaxMs(),
-                config.fetchMinBytes(), config.fetchResponseMaxBytes(), data);
+        // Every partition with data to send was in lastRequest (its sent data is cleared whenever it
+        // is left out) and none left: the same set, so the size check is only a guard.
+        if (!changed && lastRequest.partitions().size() == count) {
+            return lastRequest;
+        }
+        lastRequest = FetchRequest.of(config.replicaId(), brokerEpoch.getAsLong(), config.fetchWaitMaxMs(),
+                config.fetchMinBytes(), config.fetchResponseMaxBytes(), requestPartitions, requestData, count);
+        lastRequestEntries = Arrays.copyOf(requestEntries, count);
+        partitionsRemoved = false;
+        return lastRequest;
     }
 
     /** The fetch's answer was lost (link cut, stage never completed): back off and retry. */
@@ -349,8 +449,8 @@ public final class ReplicaFetcher {
             inFlightRequest = -1;
             LOG.warn("{}No answer from leader {} within {} ms; retrying after {} ms", logPrefix, leaderId,
                     config.lostResponseTimeoutMs(), config.fetchBackoffMs());
-            delay(inFlightPartitions);
-            inFlightPartitions = Set.of();
+            delay(inFlightFetch.partitions().keySet());
+            inFlightFetch = null;
             scheduleRound(0L);
         }
     }
@@ -387,12 +487,25 @@ public final class ReplicaFetcher {
 
     // ------------------------------------------------------------------------ response processing
 
+    /**
+     * Applies every partition's answer. The answers come in request order (FET-6) and the request's
+     * entries are known by position ({@link #lastRequestEntries}), so each partition is matched by
+     * walking both in step; a partition out of step, or whose entry was removed or replaced meanwhile,
+     * is looked up by name.
+     */
     private void processFetchResponse(FetchRequest request, FetchResponse response, Outcome outcome) {
+        Entry[] sentEntries = request == lastRequest ? lastRequestEntries : null;
+        Iterator<Map.Entry<TopicPartition, FetchResponse.PartitionData>> answers =
+                response.partitions().entrySet().iterator();
+        int i = 0;
         for (Map.Entry<TopicPartition, FetchRequest.PartitionData> re : request.partitions().entrySet()) {
             TopicPartition tp = re.getKey();
             FetchRequest.PartitionData sent = re.getValue();
-            FetchResponse.PartitionData data = response.partitions().get(tp);
-            Entry e = partitions.get(tp);
+            Map.Entry<TopicPartition, FetchResponse.PartitionData> answer = answers.hasNext() ? answers.next() : null;
+            FetchResponse.PartitionData data = answer != null && answer.getKey().equals(tp)
+                    ? answer.getValue() : response.partitions().get(tp);
+            Entry e = sentEntries != null && !sentEntries[i].replaced ? sentEntries[i] : partitions.get(tp);
+            i++;
             if (data == null || e == null) {
                 continue;
             }
@@ -461,7 +574,13 @@ public final class ReplicaFetcher {
         }
     }
 
-    /** FOL-4, FOL-5, LOG-10: append at the LEO, copy the leader's HW and log start offset. */
+    /**
+     * FOL-4, FOL-5, LOG-10: append at the LEO, copy the leader's HW and log start offset.
+     *
+     * <p>An answer without records whose leader HW and log start offset are the ones already applied
+     * (and nothing else moved the local HW or log since) would set the same values again: it is
+     * taken as read, so an idle partition costs a few field reads per round.
+     */
     private void processPartitionData(TopicPartition tp, Entry e, FetchResponse.PartitionData data,
                                       Outcome outcome) {
         FollowerPartition partition = e.partition();
@@ -471,27 +590,36 @@ public final class ReplicaFetcher {
             // Records are appended only at the LEO; resynchronise and fetch again from it.
             LOG.warn("{}Fetch offset {} of partition {} no longer equals its LEO {}; refetching from the LEO",
                     logPrefix, st.fetchOffset(), tp, logEndOffset);
-            partitions.put(tp, e.with(fetchingAtLogEnd(e)));
+            e.forgetApplied();
+            e.moveTo(fetchingAtLogEnd(e));
             return;
         }
-        if (data.records().sizeInBytes() > 0) {
+        boolean appended = data.records().sizeInBytes() > 0;
+        if (appended) {
             partition.appendRecordsAsFollower(data.records());
         }
         long hwBefore = partition.highWatermark();
-        long hw = partition.updateFollowerHighWatermark(data.highWatermark());
-        if (hw != hwBefore) {
-            if (hw < hwBefore) {
-                LOG.debug("{}Non-monotonic update of high watermark for {} from {} to {}", logPrefix, tp,
-                        hwBefore, hw);
+        if (appended || data.highWatermark() != e.appliedLeaderHighWatermark || hwBefore != e.highWatermarkAfterApply) {
+            long hw = partition.updateFollowerHighWatermark(data.highWatermark());
+            if (hw != hwBefore) {
+                if (hw < hwBefore) {
+                    LOG.debug("{}Non-monotonic update of high watermark for {} from {} to {}", logPrefix, tp,
+                            hwBefore, hw);
+                }
+                outcome.highWatermarkChanged().add(tp);
             }
-            outcome.highWatermarkChanged().add(tp);
+            e.appliedLeaderHighWatermark = data.highWatermark();
+            e.highWatermarkAfterApply = hw;
         }
-        if (data.logStartOffset() >= 0) {
+        if (data.logStartOffset() >= 0 && (appended || data.logStartOffset() != e.appliedLeaderLogStartOffset)) {
             partition.maybeIncrementLogStartOffset(data.logStartOffset());
+            e.appliedLeaderLogStartOffset = data.logStartOffset();
         }
-        PartitionFetchState next = fetchingAtLogEnd(e);
-        lagByPartition.put(tp, Math.max(0L, data.highWatermark() - next.fetchOffset()));
-        partitions.put(tp, e.with(next));
+        if (appended) {
+            e.moveTo(fetchingAtLogEnd(e));
+        }
+        // Not appended: still fetching at the same LEO with the same epochs, the state is unchanged.
+        e.lag = Math.max(0L, data.highWatermark() - e.state().fetchOffset());
     }
 
     /** FOL-8: no records; truncate to the computed offset and fetch again from the new LEO. */
@@ -522,12 +650,14 @@ public final class ReplicaFetcher {
                     + " at it", logPrefix, t.offset(), logEndOffset, tp);
             long hwBefore = partition.highWatermark();
             partition.truncateFullyAndStartAt(t.offset());
+            e.forgetApplied();
             if (partition.highWatermark() != hwBefore) {
                 outcome.highWatermarkChanged().add(tp);
             }
-            partitions.put(tp, e.with(fetchingAtLogEnd(e)));
+            e.moveTo(fetchingAtLogEnd(e));
         } else if (action instanceof Truncation.OutOfRangeAction.FetchFrom f && f.offset() != e.state().fetchOffset()) {
-            partitions.put(tp, e.with(fetchingAtLogEnd(e)));
+            e.forgetApplied();
+            e.moveTo(fetchingAtLogEnd(e));
         } else {
             // Leader offsets unknown, or an immediate retry would change nothing: back off, do not spin.
             delay(Set.of(tp));
@@ -537,10 +667,11 @@ public final class ReplicaFetcher {
     private void truncate(TopicPartition tp, Entry e, long offset, Outcome outcome) {
         long hwBefore = e.partition().highWatermark();
         e.partition().truncateTo(offset);
+        e.forgetApplied();
         if (e.partition().highWatermark() != hwBefore) {
             outcome.highWatermarkChanged().add(tp);
         }
-        partitions.put(tp, e.with(fetchingAtLogEnd(e)));
+        e.moveTo(fetchingAtLogEnd(e));
     }
 
     private static PartitionFetchState fetchingAtLogEnd(Entry e) {
@@ -554,7 +685,7 @@ public final class ReplicaFetcher {
         for (TopicPartition tp : tps) {
             Entry e = partitions.get(tp);
             if (e != null && e.state().state() instanceof FetchState.Fetching) {
-                partitions.put(tp, e.with(e.state().withState(new FetchState.Delayed(untilMs))));
+                e.moveTo(e.state().withState(new FetchState.Delayed(untilMs)));
             }
         }
     }
@@ -565,8 +696,8 @@ public final class ReplicaFetcher {
         } else {
             LOG.warn("{}Partition {} marked failed: {}", logPrefix, tp, reason);
         }
-        partitions.put(tp, e.with(e.state().withState(new FetchState.Failed(reason))));
-        lagByPartition.remove(tp);
+        e.moveTo(e.state().withState(new FetchState.Failed(reason)));
+        e.lag = 0L;
         Errors error;
         if (cause == null) {
             error = Errors.FENCED_LEADER_EPOCH;

@@ -21,9 +21,19 @@ public record FetchRequest(int replicaId, long brokerEpoch, int maxWaitMs, int m
     /** replicaId of a consumer fetch. */
     public static final int CONSUMER_REPLICA_ID = -1;
 
-    /** Defensive copy keeps the partition order. */
+    /** Defensive copy keeps the partition order (a map from {@link #of} is already one). */
     public FetchRequest {
-        partitions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(partitions));
+        partitions = OrderedPartitionMap.copyOf(partitions);
+    }
+
+    /**
+     * A request for the first {@code count} partitions of {@code topicPartitions} with the data at the
+     * same index, in that order; the arrays are read once and not kept.
+     */
+    public static FetchRequest of(int replicaId, long brokerEpoch, int maxWaitMs, int minBytes, int maxBytes,
+                                  TopicPartition[] topicPartitions, PartitionData[] data, int count) {
+        return new FetchRequest(replicaId, brokerEpoch, maxWaitMs, minBytes, maxBytes,
+                OrderedPartitionMap.of(topicPartitions, data, count));
     }
 
     /** Whether this is a follower fetch (FET-1). */

@@ -16,9 +16,17 @@ import java.util.Optional;
  */
 public record FetchResponse(Errors error, Map<TopicPartition, PartitionData> partitions) {
 
-    /** Defensive copy keeps the partition order. */
+    /** Defensive copy keeps the partition order (a map from {@link #of} is already one). */
     public FetchResponse {
-        partitions = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(partitions));
+        partitions = OrderedPartitionMap.copyOf(partitions);
+    }
+
+    /**
+     * A response for the first {@code count} partitions of {@code topicPartitions} with the answer at
+     * the same index, in that order; the arrays are read once and not kept.
+     */
+    public static FetchResponse of(Errors error, TopicPartition[] topicPartitions, PartitionData[] data, int count) {
+        return new FetchResponse(error, OrderedPartitionMap.of(topicPartitions, data, count));
     }
 
     /**

@@ -17,7 +17,10 @@ import java.util.function.Function;
  */
 final class DelayedFetch extends DelayedOperation {
 
-    /** One read of the request's partitions and whether it satisfies the fetch. */
+    /**
+     * One read of the request's partitions and whether it satisfies the fetch; the response is null
+     * when the read was not satisfied and its answer was not asked for (the fetch stays parked).
+     */
     record Read(FetchResponse response, boolean satisfied) {
     }
 
@@ -27,13 +30,9 @@ final class DelayedFetch extends DelayedOperation {
     private final CompletableFuture<FetchResponse> future;
     private volatile FetchResponse ready;
 
-    DelayedFetch(FetchRequest request, Function<FetchRequest, Read> reread, CompletableFuture<FetchResponse> future) {
-        this(request, reread, reread, future);
-    }
-
     /**
-     * @param check  what each wake runs: may answer "not satisfied" (with no response) without reading
-     * @param reread the full read, for expiry
+     * @param check  what each wake runs: may answer "not satisfied" with no response (and without reading)
+     * @param reread the read at expiry, which always answers
      */
     DelayedFetch(FetchRequest request, Function<FetchRequest, Read> check, Function<FetchRequest, Read> reread,
                  CompletableFuture<FetchResponse> future) {

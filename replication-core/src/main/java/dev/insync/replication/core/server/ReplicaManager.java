@@ -40,6 +40,7 @@ import org.slf4j.LoggerFactory;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -48,10 +49,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -70,6 +71,11 @@ import java.util.function.LongSupplier;
 public final class ReplicaManager {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
+    private static final Comparator<Partition> BY_TOPIC_PARTITION = Comparator
+            .comparing((Partition p) -> p.topicPartition().topic())
+            .thenComparingInt(p -> p.topicPartition().partition());
+    /** A read that satisfies nothing and answers nothing (the fetch stays parked). */
+    private static final DelayedFetch.Read NOTHING_NEW = new DelayedFetch.Read(null, false);
     /** How often recovery points and log start offsets are checkpointed (Kafka's default, 60 s). */
     static final long OFFSET_CHECKPOINT_INTERVAL_MS = 60_000L;
 
@@ -94,6 +100,13 @@ public final class ReplicaManager {
     private final LogFlusher logFlusher;
 
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
+    /**
+     * Raised after every creation or removal in {@link #partitions} (under the state-change lock):
+     * a parked fetch's recorded Partition objects are still the hosted ones while it is unchanged.
+     */
+    private volatile long hostedGeneration;
+    /** See {@link #partitionReads()}. */
+    private final LongAdder partitionReads = new LongAdder();
     private final Map<Integer, BrokerRegistration> brokers = new ConcurrentHashMap<>();
     /** The latest registration of every partition in metadata, hosted here or not (known vs unknown topic). */
     private final Map<TopicPartition, PartitionRegistration> metadataPartitions = new ConcurrentHashMap<>();
@@ -217,6 +230,7 @@ public final class ReplicaManager {
             hosted = new LinkedHashSet<>(partitions.keySet());
             // Waiting requests find no partition any more and end now (PRO-5).
             partitions.clear();
+            hostedGeneration++;
         }
         hosted.forEach(this::wakePurgatories);
         producePurgatory.shutdown();
@@ -350,13 +364,20 @@ public final class ReplicaManager {
      */
     public CompletableFuture<FetchResponse> fetch(FetchRequest request) {
         Objects.requireNonNull(request, "request");
-        DelayedFetch.Read first = read(request, true);
+        boolean mayPark = request.maxWaitMs() > 0 && !request.partitions().isEmpty();
+        // A fetch that may park records what its first read saw; parked, it never sends that read's
+        // answer, so the answer is built only if it is sent now.
+        ParkedFetch snapshot = mayPark ? new ParkedFetch(request, hostedGeneration) : null;
+        DelayedFetch.Read first = read(request, true, null, snapshot, !mayPark || shutDown);
         CompletableFuture<FetchResponse> future = new CompletableFuture<>();
-        if (request.maxWaitMs() <= 0 || request.partitions().isEmpty() || first.satisfied() || shutDown) {
-            future.complete(first.response());
+        if (!mayPark || first.satisfied() || shutDown) {
+            future.complete(first.response() != null ? first.response()
+                    : read(request, false, null, null, true).response());
             return future;
         }
-        DelayedFetch delayed = new DelayedFetch(request, rereadIfChanged(request), r -> read(r, false), future);
+        ParkedFetch parked = snapshot.isUsable() ? snapshot : null;
+        DelayedFetch delayed = new DelayedFetch(request, wakeCheck(parked), r -> read(r, false, parked, null, true),
+                future);
         try {
             fetchPurgatory.tryCompleteElseWatch(delayed, request.partitions().keySet());
         } catch (IllegalStateException shuttingDown) {
@@ -366,71 +387,83 @@ public final class ReplicaManager {
     }
 
     /**
-     * The re-read of a parked fetch, behind a cheap check (FET-5): while every partition is still
-     * the same leader object in the same leader and partition epoch, online, and has nothing past
-     * the fetch offset (the log end for a follower, the HW for a consumer), a full read could only
-     * find no bytes, no divergence and no new error, so it is skipped. Each wake of the purgatory
-     * (every append, every HW change) otherwise re-read every partition of every parked fetch:
-     * O(partitions per fetch) log reads per append. Expiry still reads fully (DelayedFetch.onComplete).
+     * What each wake of a parked fetch runs (FET-5): while every partition is unchanged since it
+     * parked ({@link ParkedFetch}), nothing is read at all; otherwise only the changed partitions
+     * are read, and an answer is built only if the fetch is now satisfied. Each wake of the
+     * purgatory (every append, every HW change) once re-read every partition of every parked fetch:
+     * O(partitions per fetch) log reads per append.
      */
-    private Function<FetchRequest, DelayedFetch.Read> rereadIfChanged(FetchRequest request) {
-        int n = request.partitions().size();
-        TopicPartition[] tps = new TopicPartition[n];
-        Partition[] parked = new Partition[n];
-        int[] leaderEpochs = new int[n];
-        int[] partitionEpochs = new int[n];
-        long[] fetchOffsets = new long[n];
-        int i = 0;
-        for (Map.Entry<TopicPartition, FetchRequest.PartitionData> e : request.partitions().entrySet()) {
-            Partition p = partitions.get(e.getKey());
-            if (p == null) {
-                return r -> read(r, false);
-            }
-            tps[i] = e.getKey();
-            parked[i] = p;
-            leaderEpochs[i] = p.leaderEpoch();
-            partitionEpochs[i] = p.partitionEpoch();
-            fetchOffsets[i] = e.getValue().fetchOffset();
-            i++;
+    private Function<FetchRequest, DelayedFetch.Read> wakeCheck(ParkedFetch parked) {
+        if (parked == null) {
+            return r -> read(r, false, null, null, false);
         }
-        boolean fromFollower = request.isFromFollower();
-        DelayedFetch.Read unchanged = new DelayedFetch.Read(null, false);
         return r -> {
-            for (int k = 0; k < n; k++) {
-                Partition p = parked[k];
-                long readableEnd = fromFollower ? p.logEndOffset() : p.highWatermark();
-                if (partitions.get(tps[k]) != p || !p.isLeader() || p.isOffline() || p.leaderEpoch() != leaderEpochs[k]
-                        || p.partitionEpoch() != partitionEpochs[k] || readableEnd != fetchOffsets[k]) {
-                    return read(r, false);
+            for (int k = 0; k < parked.size(); k++) {
+                if (!isUnchanged(parked, k, parked.topicPartition(k))) {
+                    return read(r, false, parked, null, false);
                 }
             }
-            return unchanged;
+            return NOTHING_NEW;
         };
     }
 
-    /** Reads every partition of {@code request}; wakes the purgatories for HWs the read raised. */
-    private DelayedFetch.Read read(FetchRequest request, boolean updateFetchState) {
+    /**
+     * {@link ParkedFetch#isUnchanged} for the {@code k}-th partition, {@code tp}: while no partition
+     * was created or removed here since the snapshot, the recorded Partition is still the hosted one
+     * and the map lookup is skipped (a parked fetch is checked on every wake and at expiry).
+     */
+    private boolean isUnchanged(ParkedFetch parked, int k, TopicPartition tp) {
+        Partition current = parked.hostedGeneration() == hostedGeneration ? parked.partition(k) : partitions.get(tp);
+        return parked.isUnchanged(k, current);
+    }
+
+    /**
+     * Reads every partition of {@code request}; wakes the purgatories for HWs the read raised.
+     *
+     * @param updateFetchState FET-4: whether this is the first read of a follower fetch
+     * @param parked           for a parked fetch's re-read: partitions it shows unchanged are
+     *                         answered from their fields instead of being read; null reads all
+     * @param recording        for a first read that may park: where each partition's state and
+     *                         answer are recorded; null records nothing
+     * @param answerAlways     whether to build the response even when the fetch is not satisfied
+     *                         (else the returned read carries none)
+     */
+    private DelayedFetch.Read read(FetchRequest request, boolean updateFetchState, ParkedFetch parked,
+                                   ParkedFetch recording, boolean answerAlways) {
         long nowMs = scheduler.time().milliseconds();
+        int n = request.partitions().size();
+        TopicPartition[] tps = new TopicPartition[n];
+        // null marks a partition the parked snapshot shows unchanged: its answer is built only if sent.
+        FetchResponse.PartitionData[] answers = new FetchResponse.PartitionData[n];
         int remainingBytes = request.maxBytes();
         boolean gotData = false;
         long bytesReadable = 0;
         boolean satisfiedByState = false;
-        Set<TopicPartition> hwIncreased = new LinkedHashSet<>();
-        Map<TopicPartition, FetchResponse.PartitionData> out = new LinkedHashMap<>();
+        List<TopicPartition> hwIncreased = null;
+        int k = 0;
         for (Map.Entry<TopicPartition, FetchRequest.PartitionData> e : request.partitions().entrySet()) {
             TopicPartition tp = e.getKey();
             FetchRequest.PartitionData data = e.getValue();
+            tps[k] = tp;
+            if (parked != null && isUnchanged(parked, k, tp)) {
+                k++;
+                continue;
+            }
             FetchResponse.PartitionData answer;
             Partition partition = partitions.get(tp);
             if (partition == null) {
                 answer = FetchResponse.PartitionData.error(notHostedError(tp));
             } else {
                 int maxBytes = Math.max(1, Math.min(data.partitionMaxBytes(), remainingBytes));
+                partitionReads.increment();
                 try {
                     PartitionFetchResult result = partition.fetchRecords(request, data, maxBytes, nowMs,
                             updateFetchState);
                     answer = result.data();
                     if (result.highWatermarkIncreased()) {
+                        if (hwIncreased == null) {
+                            hwIncreased = new ArrayList<>();
+                        }
                         hwIncreased.add(tp);
                     }
                 } catch (ApiException ex) {
@@ -461,11 +494,35 @@ public final class ReplicaManager {
             } else if (!request.isFromFollower() && data.fetchOffset() > answer.highWatermark()) {
                 satisfiedByState = true; // a consumer past the HW it may read (truncated under it)
             }
-            out.put(tp, answer);
+            if (recording != null) {
+                recording.record(k, tp, partition, data.fetchOffset(), answer);
+            }
+            answers[k++] = answer;
         }
-        hwIncreased.forEach(this::wakePurgatories);
+        if (hwIncreased != null) {
+            hwIncreased.forEach(this::wakePurgatories);
+        }
         boolean satisfied = satisfiedByState || bytesReadable >= request.minBytes();
-        return new DelayedFetch.Read(new FetchResponse(Errors.NONE, out), satisfied);
+        if (!satisfied && !answerAlways) {
+            return NOTHING_NEW;
+        }
+        if (parked != null) {
+            for (int i = 0; i < n; i++) {
+                if (answers[i] == null) {
+                    answers[i] = parked.caughtUpAnswer(i);
+                }
+            }
+        }
+        return new DelayedFetch.Read(FetchResponse.of(Errors.NONE, tps, answers, n), satisfied);
+    }
+
+    /**
+     * Partitions read through {@link Partition#fetchRecords} (each a log read) since start-up; the
+     * partitions of a parked fetch that {@link ParkedFetch} shows unchanged are not counted. For
+     * tests and diagnostics.
+     */
+    long partitionReads() {
+        return partitionReads.sum();
     }
 
     // ------------------------------------------------------------------------------------------- metadata
@@ -593,12 +650,14 @@ public final class ReplicaManager {
         Partition partition = new Partition(LocalLog.of(log), topicConfigs.minInsyncReplicas(tp.topic()),
                 partitionSettings);
         partitions.put(tp, partition);
+        hostedGeneration++;
         return partition;
     }
 
     /** Stops hosting {@code tp} (no longer assigned, or deleted) and deletes its log; returns whether it was hosted. */
     private boolean stopReplica(TopicPartition tp) {
         Partition removed = partitions.remove(tp);
+        hostedGeneration++;
         if (removed == null) {
             return false;
         }
@@ -671,10 +730,9 @@ public final class ReplicaManager {
         }
     }
 
+    /** The hosted partitions by topic, then partition: periodic tasks visit them in a repeatable order. */
     private List<Partition> sortedPartitions() {
-        Map<String, Partition> sorted = new TreeMap<>();
-        partitions.forEach((tp, p) -> sorted.put(tp.topic() + "\u0000" + String.format("%010d", tp.partition()), p));
-        return List.copyOf(sorted.values());
+        return partitions.values().stream().sorted(BY_TOPIC_PARTITION).toList();
     }
 
     // ------------------------------------------------------------------------------------------- helpers

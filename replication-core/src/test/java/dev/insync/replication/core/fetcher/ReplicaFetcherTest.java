@@ -226,6 +226,71 @@ class ReplicaFetcherTest extends FetcherTestSupport {
     }
 
     @Test
+    @DisplayName("FOL-2 FOL-3 an idle round sends the same request again; after records for one partition the next"
+            + " request carries every partition, that one at its new LEO and last fetched epoch")
+    void fol3RequestKeptAcrossIdleRoundsAndRebuiltOnChange() {
+        FakeFollowerPartition[] both = followedTogether(3, batch(0, 4, 1));
+        FetchRequest first = transport.last().request();
+        assertThat(first.partitions().keySet()).containsExactly(DIV0, DIV1);
+
+        answer(response(Map.of(DIV0, data(5, 0, 5, records()), DIV1, data(5, 0, 5, records()))));
+        FetchRequest idle = transport.last().request();
+        assertThat(transport.sent).hasSize(2);
+        assertThat(idle).as("nothing changed: the same request").isSameAs(first);
+
+        answer(response(Map.of(DIV0, data(5, 0, 8, records(batch(5, 7, 3))), DIV1, data(5, 0, 5, records()))));
+        FetchRequest next = transport.last().request();
+        assertThat(next).isNotSameAs(first);
+        assertThat(next.partitions().keySet()).containsExactly(DIV0, DIV1);
+        assertThat(next.partitions().get(DIV0)).isEqualTo(new FetchRequest.PartitionData(8, 0,
+                FetcherConfig.DEFAULT_FETCH_MAX_BYTES, OptionalInt.of(3), OptionalInt.of(3)));
+        assertThat(next.partitions().get(DIV1)).isEqualTo(new FetchRequest.PartitionData(5, 0,
+                FetcherConfig.DEFAULT_FETCH_MAX_BYTES, OptionalInt.of(3), OptionalInt.of(1)));
+        assertThat(next.partitions().get(DIV1)).isSameAs(first.partitions().get(DIV1));
+        assertThat(both[0].logEndOffset).isEqualTo(8);
+
+        // A log start offset that moved locally reaches the next request although nothing was fetched.
+        both[1].logStartOffset = 2;
+        answer(response(Map.of(DIV0, data(8, 0, 8, records()), DIV1, data(5, 0, 5, records()))));
+        assertThat(transport.last().request().partitions().get(DIV1).logStartOffset()).isEqualTo(2);
+        assertThat(transport.last().request().partitions().get(DIV0).fetchOffset()).isEqualTo(8);
+    }
+
+    @Test
+    @DisplayName("FOL-2 FOL-3 a partition delayed by an error leaves the request and comes back after the backoff;"
+            + " a removed one leaves it")
+    void fol3RequestFollowsDelaysAndRemovals() {
+        followedTogether(3, batch(0, 4, 1));
+        answer(response(Map.of(DIV0, error(Errors.NOT_LEADER_OR_FOLLOWER, -1, -1), DIV1, data(5, 0, 5, records()))));
+        assertThat(transport.last().request().partitions().keySet()).containsExactly(DIV1);
+        scheduler.advance(BACKOFF_MS);
+        answer(response(Map.of(DIV1, data(5, 0, 5, records()))));
+        assertThat(transport.last().request().partitions().keySet()).containsExactly(DIV0, DIV1);
+
+        manager.removeFetcherForPartitions(Set.of(DIV0));
+        answer(response(Map.of(DIV0, data(5, 0, 5, records()), DIV1, data(5, 0, 5, records()))));
+        assertThat(transport.last().request().partitions().keySet()).containsExactly(DIV1);
+    }
+
+    @Test
+    @DisplayName("FOL-5 an empty answer re-applies the leader HW whenever it, or the local HW, differs from the"
+            + " last one applied")
+    void fol5EmptyAnswersStillApplyHighWatermarkChanges() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 9, 0));
+        answer(response(DIV0, data(8, 0, 10, records())));
+        assertThat(p.highWatermark).isEqualTo(8);
+        answer(response(DIV0, data(8, 0, 10, records())));
+        assertThat(p.highWatermark).isEqualTo(8);
+        answer(response(DIV0, data(10, 0, 10, records())));
+        assertThat(p.highWatermark).isEqualTo(10);
+        // Something else moved the local HW: the same leader HW is applied again (FOL-5 takes it every time).
+        p.highWatermark = 3;
+        answer(response(DIV0, data(10, 0, 10, records())));
+        assertThat(p.highWatermark).isEqualTo(10);
+        assertThat(hwChanges).hasSize(3);
+    }
+
+    @Test
     @DisplayName("FOL-5 LOG-10 the follower's log start offset follows the leader's")
     void fol5LogStartFollowsLeader() {
         FakeFollowerPartition p = followed(DIV0, 0, batch(0, 9, 0));

@@ -140,6 +140,104 @@ class ReplicaManagerTest {
         assertThat(parked.join().partitions().get(REP0).error()).isEqualTo(Errors.NONE);
     }
 
+    private static FetchRequest followerFetch(int replicaId, long brokerEpoch, Map<TopicPartition, Long> offsets) {
+        Map<TopicPartition, FetchRequest.PartitionData> parts = new LinkedHashMap<>();
+        offsets.forEach((tp, offset) -> parts.put(tp,
+                new FetchRequest.PartitionData(offset, 0, 1 << 20, OptionalInt.of(0), OptionalInt.of(0))));
+        return new FetchRequest(replicaId, brokerEpoch, 500, 1, 1 << 20, parts);
+    }
+
+    @Test
+    @DisplayName("FET-5 an expired fetch whose partitions are caught up answers from their offsets without reading"
+            + " their logs, with the same fields a read gives")
+    void fet5ExpiryOfCaughtUpPartitionsReadsNoLog() {
+        cluster(defaults(), 1);
+        cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        rm(1).produce(Map.of(REP0, records("a", "b")), 1, 30_000);
+        Map<TopicPartition, Long> atEnd = new LinkedHashMap<>();
+        atEnd.put(REP0, 2L);
+        atEnd.put(REP1, 0L);
+        FetchRequest caughtUp = followerFetch(2, 1L, atEnd);
+        long before = rm(1).partitionReads();
+        CompletableFuture<FetchResponse> parked = rm(1).fetch(caughtUp);
+        assertThat(parked).isNotDone();
+        assertThat(rm(1).partitionReads() - before).as("FET-4: the first read reads every partition").isEqualTo(2);
+
+        cluster.run(510);
+        assertThat(parked).isDone();
+        assertThat(rm(1).partitionReads() - before).as("expiry read no log").isEqualTo(2);
+        assertThat(parked.join().partitions().keySet()).containsExactly(REP0, REP1);
+        // The same answer a full read of the caught-up partitions gives (maxWaitMs 0 answers at once).
+        FetchResponse read = rm(1).fetch(new FetchRequest(2, 1L, 0, 1, 1 << 20, caughtUp.partitions())).join();
+        assertThat(parked.join()).isEqualTo(read);
+        FetchResponse.PartitionData p0 = parked.join().partitions().get(REP0);
+        assertThat(p0.error()).isEqualTo(Errors.NONE);
+        assertThat(p0.records().sizeInBytes()).isZero();
+        assertThat(p0.logEndOffset()).isEqualTo(2);
+        assertThat(p0.lastStableOffset()).isEqualTo(p0.highWatermark());
+        assertThat(p0.divergingEpoch()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("FET-5 a wake re-reads only the partitions that changed since the fetch parked")
+    void fet5WakeReadsOnlyChangedPartitions() {
+        cluster(defaults(), 1);
+        cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        Map<TopicPartition, Long> atEnd = new LinkedHashMap<>();
+        atEnd.put(REP0, 0L);
+        atEnd.put(REP1, 0L);
+        CompletableFuture<FetchResponse> parked = rm(1).fetch(followerFetch(2, 1L, atEnd));
+        long before = rm(1).partitionReads();
+
+        rm(1).produce(Map.of(REP1, records("x")), 1, 30_000);
+        assertThat(parked).isDone();
+        assertThat(rm(1).partitionReads() - before).as("only REP1 is read").isEqualTo(1);
+        FetchResponse response = parked.join();
+        assertThat(response.partitions().keySet()).containsExactly(REP0, REP1);
+        assertThat(response.partitions().get(REP1).records().batches()).hasSize(1);
+        assertThat(response.partitions().get(REP0).records().sizeInBytes()).isZero();
+        assertThat(response.partitions().get(REP0).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    @DisplayName("FET-2 FET-5 a parked fetch one of whose partitions lost its leadership is re-read and answers"
+            + " at once with that partition's error")
+    void fet5ExpiryRereadsChangedLeadership() {
+        cluster(defaults(), 1);
+        cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        Map<TopicPartition, Long> atEnd = new LinkedHashMap<>();
+        atEnd.put(REP0, 0L);
+        atEnd.put(REP1, 0L);
+        CompletableFuture<FetchResponse> parked = rm(1).fetch(followerFetch(2, 1L, atEnd));
+        assertThat(parked).isNotDone();
+        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 2, 1, 1);
+        assertThat(parked).isDone();
+        FetchResponse.PartitionData p1 = parked.join().partitions().get(REP1);
+        assertThat(p1.error()).isEqualTo(Errors.FENCED_LEADER_EPOCH);
+        assertThat(parked.join().partitions().get(REP0).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    @DisplayName("FET-2 FET-5 a parked fetch one of whose partitions was deleted answers at once with that"
+            + " partition's error")
+    void fet5ParkedFetchOfDeletedPartition() {
+        cluster(defaults(), 1);
+        cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        Map<TopicPartition, Long> atEnd = new LinkedHashMap<>();
+        atEnd.put(REP0, 0L);
+        atEnd.put(REP1, 0L);
+        CompletableFuture<FetchResponse> parked = rm(1).fetch(followerFetch(2, 1L, atEnd));
+        assertThat(parked).isNotDone();
+        cluster.publish(new MetadataDelta(1_000, List.of(), List.of(), List.of(REP1), Map.of()));
+        assertThat(parked).isDone();
+        assertThat(parked.join().partitions().get(REP1).error()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+        assertThat(parked.join().partitions().get(REP0).error()).isEqualTo(Errors.NONE);
+    }
+
     @Test
     @DisplayName("FET-5 a fetch answering with an error completes at once instead of parking")
     void fet5ErrorCompletesAtOnce() {

@@ -1,6 +1,7 @@
 package dev.insync.replication.log.segment;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 
@@ -20,6 +21,9 @@ public final class OffsetIndex extends MappedIndex {
     public record Position(long offset, int position) {
     }
 
+    /** The entry being appended (the writer's only: appends are serialized by the log's lock). */
+    private final ByteBuffer scratch = ByteBuffer.allocate(ENTRY_SIZE);
+
     /** Opens or creates the index at {@code file}; a new one is preallocated to {@code maxIndexSize}. */
     public OffsetIndex(Path file, long baseOffset, int maxIndexSize) throws IOException {
         super(file, baseOffset, maxIndexSize, ENTRY_SIZE);
@@ -38,8 +42,9 @@ public final class OffsetIndex extends MappedIndex {
             throw new IllegalArgumentException("Index entry (" + offset + ", " + position + ") does not follow "
                     + lastEntry() + " in " + file());
         }
-        buf.putInt(n * ENTRY_SIZE, relativeOffset(offset));
-        buf.putInt(n * ENTRY_SIZE + 4, position);
+        scratch.putInt(0, relativeOffset(offset));
+        scratch.putInt(4, position);
+        writeEntry(n, scratch);
         publishEntry();
     }
 

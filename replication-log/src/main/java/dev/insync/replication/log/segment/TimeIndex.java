@@ -1,6 +1,7 @@
 package dev.insync.replication.log.segment;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 
@@ -20,6 +21,9 @@ public final class TimeIndex extends MappedIndex {
     /** A timestamp and the offset at which it was reached. */
     public record Entry(long timestamp, long offset) {
     }
+
+    /** The entry being appended (the writer's only: appends are serialized by the log's lock). */
+    private final ByteBuffer scratch = ByteBuffer.allocate(ENTRY_SIZE);
 
     /** Opens or creates the index at {@code file}; a new one is preallocated to {@code maxIndexSize}. */
     public TimeIndex(Path file, long baseOffset, int maxIndexSize) throws IOException {
@@ -53,9 +57,9 @@ public final class TimeIndex extends MappedIndex {
             throw new IllegalArgumentException("Time index entry (" + timestamp + ", " + offset
                     + ") goes back from " + last + " in " + file());
         }
-        MappedByteBuffer buf = buffer();
-        buf.putLong(n * ENTRY_SIZE, timestamp);
-        buf.putInt(n * ENTRY_SIZE + 8, relativeOffset(offset));
+        scratch.putLong(0, timestamp);
+        scratch.putInt(8, relativeOffset(offset));
+        writeEntry(n, scratch);
         publishEntry();
     }
 

@@ -110,4 +110,54 @@ class OffsetIndexTest {
         assertThat(LogSegment.parseBaseOffset("0000000000000000042.log", ".log")).isEmpty();
         assertThat(LogSegment.parseBaseOffset("0000000000000000004x.log", ".log")).isEmpty();
     }
+
+    @Test
+    @DisplayName("LOG-2 index writes: the first entry of each fresh page also goes in positionally (no page fault on a"
+            + " hole of the sparse file), later entries of the page only into the mapping; the file holds them all")
+    void firstEntryOfAPageIsWrittenPositionally() throws Exception {
+        Path file = tmp.resolve("00000000000000000000.index");
+        int perPage = MappedIndex.PAGE_BYTES / OffsetIndex.ENTRY_SIZE;
+        OffsetIndex index = new OffsetIndex(file, 0, 4 * MappedIndex.PAGE_BYTES);
+        index.append(1, 10);
+        assertThat(index.pageBackingWrites()).isEqualTo(1);
+        for (int i = 2; i <= perPage; i++) {
+            index.append(i, 10 * i);
+        }
+        assertThat(index.pageBackingWrites()).as("one positional write per page").isEqualTo(1);
+        index.append(perPage + 1, 10 * (perPage + 1));
+        assertThat(index.pageBackingWrites()).isEqualTo(2);
+        assertThat(index.lookup(perPage + 1)).isEqualTo(new OffsetIndex.Position(perPage + 1, 10 * (perPage + 1)));
+
+        // Trimming frees the pages past the entries: growing again makes them holes, written positionally again.
+        index.truncateTo(2);
+        index.trimToValidSize();
+        index.resize(4 * MappedIndex.PAGE_BYTES);
+        index.append(3, 30);
+        assertThat(index.pageBackingWrites()).isEqualTo(3);
+        index.close();
+        ByteBuffer raw = ByteBuffer.wrap(Files.readAllBytes(file));
+        assertThat(raw.limit()).isEqualTo(2 * OffsetIndex.ENTRY_SIZE);
+        assertThat(raw.getInt(0)).isEqualTo(1);
+        assertThat(raw.getInt(4)).isEqualTo(10);
+        assertThat(raw.getInt(8)).isEqualTo(3);
+        assertThat(raw.getInt(12)).isEqualTo(30);
+    }
+
+    @Test
+    @DisplayName("LOG-2 time index writes: positional first write per page too, entries read back from the mapping")
+    void timeIndexFirstEntryOfAPageIsWrittenPositionally() throws Exception {
+        Path file = tmp.resolve("00000000000000000000.timeindex");
+        TimeIndex index = new TimeIndex(file, 0, 2 * MappedIndex.PAGE_BYTES);
+        int perPage = MappedIndex.PAGE_BYTES / TimeIndex.ENTRY_SIZE;
+        for (int i = 0; i <= perPage; i++) {
+            index.maybeAppend(1_000 + i, i, false);
+        }
+        // Entry perPage straddles the page boundary (12-byte entries): its write backs the second page.
+        assertThat(index.pageBackingWrites()).isEqualTo(2);
+        assertThat(index.lastEntry()).isEqualTo(new TimeIndex.Entry(1_000 + perPage, perPage));
+        index.close();
+        ByteBuffer raw = ByteBuffer.wrap(Files.readAllBytes(file));
+        assertThat(raw.getLong(perPage * TimeIndex.ENTRY_SIZE)).isEqualTo(1_000 + perPage);
+        assertThat(raw.getInt(perPage * TimeIndex.ENTRY_SIZE + 8)).isEqualTo(perPage);
+    }
 }
