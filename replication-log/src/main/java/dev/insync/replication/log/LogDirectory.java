@@ -69,8 +69,8 @@ public final class LogDirectory implements Closeable {
     private final LongSupplier clockMs;
     private final DirectoryLock lock;
     private final OffsetCheckpointFile highWatermarkCheckpoint;
-    /** What this directory last wrote to the HW checkpoint; null before its first write. Guarded by checkpointLock. */
-    private Map<TopicPartition, Long> lastCheckpointedHighWatermarks;
+    /** What each offset checkpoint last got from this directory; absent before its first write. Guarded by checkpointLock. */
+    private final Map<OffsetCheckpointFile, Map<TopicPartition, Long>> lastWritten = new HashMap<>();
     private final OffsetCheckpointFile recoveryPointCheckpoint;
     private final OffsetCheckpointFile logStartOffsetCheckpoint;
     private final CleanShutdownFile cleanShutdownFile;
@@ -274,13 +274,7 @@ public final class LogDirectory implements Closeable {
     public void checkpointHighWatermarks() {
         ensureOpen();
         synchronized (checkpointLock) {
-            Map<TopicPartition, Long> highWatermarks = snapshot(Log::highWatermark);
-            // Rewriting (and forcing) the same content every interval only costs I/O: with thousands of
-            // partitions mostly idle, HWs seldom move between two intervals.
-            if (!highWatermarks.equals(lastCheckpointedHighWatermarks)) {
-                highWatermarkCheckpoint.write(highWatermarks);
-                lastCheckpointedHighWatermarks = highWatermarks;
-            }
+            writeIfChanged(highWatermarkCheckpoint, Log::highWatermark);
         }
     }
 
@@ -292,9 +286,40 @@ public final class LogDirectory implements Closeable {
     public void checkpointRecoveryPointsAndLogStartOffsets() {
         ensureOpen();
         synchronized (checkpointLock) {
-            recoveryPointCheckpoint.write(snapshot(Log::recoveryPoint));
-            logStartOffsetCheckpoint.write(snapshot(Log::logStartOffset));
+            writeIfChanged(recoveryPointCheckpoint, Log::recoveryPoint);
+            writeIfChanged(logStartOffsetCheckpoint, Log::logStartOffset);
         }
+    }
+
+    /**
+     * Writes every log's {@code offset} to {@code checkpoint} unless the file already holds exactly
+     * those offsets from this directory's last write of it. Rewriting (and forcing) the same content
+     * every interval only costs I/O and a formatted line per partition: with thousands of partitions
+     * mostly idle, the offsets seldom move between two intervals. The first write always happens.
+     * Called under checkpointLock.
+     */
+    private void writeIfChanged(OffsetCheckpointFile checkpoint, ToLongFunction<Log> offset) {
+        Map<TopicPartition, Long> last = lastWritten.get(checkpoint);
+        if (last != null && holdsCurrent(last, offset)) {
+            return;
+        }
+        Map<TopicPartition, Long> offsets = snapshot(offset);
+        checkpoint.write(offsets);
+        lastWritten.put(checkpoint, offsets);
+    }
+
+    /** Whether {@code written} is every open log's {@code offset} and nothing else (no map built). */
+    private boolean holdsCurrent(Map<TopicPartition, Long> written, ToLongFunction<Log> offset) {
+        if (written.size() != logs.size()) {
+            return false;
+        }
+        for (Map.Entry<TopicPartition, Log> e : logs.entrySet()) {
+            Long value = written.get(e.getKey());
+            if (value == null || value != offset.applyAsLong(e.getValue())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Map<TopicPartition, Long> snapshot(ToLongFunction<Log> offset) {

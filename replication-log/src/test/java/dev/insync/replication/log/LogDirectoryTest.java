@@ -146,7 +146,7 @@ class LogDirectoryTest {
     }
 
     @Test
-    @DisplayName("HW-5 the HW checkpoint is rewritten only when a HW changed since the last write")
+    @DisplayName("HW-5 LOG-9 the HW checkpoint is rewritten only when a HW changed since the last write")
     void hw5CheckpointRewrittenOnlyOnChange() throws IOException {
         Path file = dir().resolve(OffsetCheckpointFile.REPLICATION_OFFSET_CHECKPOINT);
         try (LogDirectory logDir = open()) {
@@ -162,6 +162,16 @@ class LogDirectoryTest {
             logDir.checkpointHighWatermarks();
             assertThat(Files.readAttributes(file, BasicFileAttributes.class).fileKey()).isNotEqualTo(written);
             assertThat(Files.readAllLines(file)).containsExactly("0", "1", "t 0 2");
+
+            // The same holds for the recovery-point checkpoint (LOG-9).
+            Path recoveryPoints = dir().resolve(OffsetCheckpointFile.RECOVERY_POINT_OFFSET_CHECKPOINT);
+            logDir.checkpointRecoveryPointsAndLogStartOffsets();
+            Object first = Files.readAttributes(recoveryPoints, BasicFileAttributes.class).fileKey();
+            logDir.checkpointRecoveryPointsAndLogStartOffsets();
+            assertThat(Files.readAttributes(recoveryPoints, BasicFileAttributes.class).fileKey()).isEqualTo(first);
+            log.flush();
+            logDir.checkpointRecoveryPointsAndLogStartOffsets();
+            assertThat(Files.readAllLines(recoveryPoints)).containsExactly("0", "1", "t 0 2");
         }
     }
 

@@ -12,7 +12,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -495,17 +494,13 @@ public final class ReplicaFetcher {
      */
     private void processFetchResponse(FetchRequest request, FetchResponse response, Outcome outcome) {
         Entry[] sentEntries = request == lastRequest ? lastRequestEntries : null;
-        Iterator<Map.Entry<TopicPartition, FetchResponse.PartitionData>> answers =
-                response.partitions().entrySet().iterator();
-        int i = 0;
-        for (Map.Entry<TopicPartition, FetchRequest.PartitionData> re : request.partitions().entrySet()) {
-            TopicPartition tp = re.getKey();
-            FetchRequest.PartitionData sent = re.getValue();
-            Map.Entry<TopicPartition, FetchResponse.PartitionData> answer = answers.hasNext() ? answers.next() : null;
-            FetchResponse.PartitionData data = answer != null && answer.getKey().equals(tp)
-                    ? answer.getValue() : response.partitions().get(tp);
+        int answered = response.partitionCount();
+        for (int i = 0; i < request.partitionCount(); i++) {
+            TopicPartition tp = request.topicPartition(i);
+            FetchRequest.PartitionData sent = request.partitionData(i);
+            FetchResponse.PartitionData data = i < answered && response.topicPartition(i).equals(tp)
+                    ? response.partitionData(i) : response.partitions().get(tp);
             Entry e = sentEntries != null && !sentEntries[i].replaced ? sentEntries[i] : partitions.get(tp);
-            i++;
             if (data == null || e == null) {
                 continue;
             }

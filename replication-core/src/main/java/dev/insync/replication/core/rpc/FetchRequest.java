@@ -28,12 +28,29 @@ public record FetchRequest(int replicaId, long brokerEpoch, int maxWaitMs, int m
 
     /**
      * A request for the first {@code count} partitions of {@code topicPartitions} with the data at the
-     * same index, in that order; the arrays are read once and not kept.
+     * same index, in that order; the arrays are copied, not kept.
+     *
+     * @throws IllegalArgumentException if a partition is listed twice
      */
     public static FetchRequest of(int replicaId, long brokerEpoch, int maxWaitMs, int minBytes, int maxBytes,
                                   TopicPartition[] topicPartitions, PartitionData[] data, int count) {
         return new FetchRequest(replicaId, brokerEpoch, maxWaitMs, minBytes, maxBytes,
                 OrderedPartitionMap.of(topicPartitions, data, count));
+    }
+
+    /** How many partitions {@link #partitions()} holds. */
+    public int partitionCount() {
+        return partitions.size();
+    }
+
+    /** The partition at {@code index} in request order (0 to {@link #partitionCount()} - 1). */
+    public TopicPartition topicPartition(int index) {
+        return ((OrderedPartitionMap<PartitionData>) partitions).keyAt(index);
+    }
+
+    /** The data of the partition at {@code index} in request order. */
+    public PartitionData partitionData(int index) {
+        return ((OrderedPartitionMap<PartitionData>) partitions).valueAt(index);
     }
 
     /** Whether this is a follower fetch (FET-1). */

@@ -23,10 +23,27 @@ public record FetchResponse(Errors error, Map<TopicPartition, PartitionData> par
 
     /**
      * A response for the first {@code count} partitions of {@code topicPartitions} with the answer at
-     * the same index, in that order; the arrays are read once and not kept.
+     * the same index, in that order; the arrays are copied, not kept.
+     *
+     * @throws IllegalArgumentException if a partition is listed twice
      */
     public static FetchResponse of(Errors error, TopicPartition[] topicPartitions, PartitionData[] data, int count) {
         return new FetchResponse(error, OrderedPartitionMap.of(topicPartitions, data, count));
+    }
+
+    /** How many partitions {@link #partitions()} holds. */
+    public int partitionCount() {
+        return partitions.size();
+    }
+
+    /** The partition at {@code index} in request order (0 to {@link #partitionCount()} - 1). */
+    public TopicPartition topicPartition(int index) {
+        return ((OrderedPartitionMap<PartitionData>) partitions).keyAt(index);
+    }
+
+    /** The data of the partition at {@code index} in request order. */
+    public PartitionData partitionData(int index) {
+        return ((OrderedPartitionMap<PartitionData>) partitions).valueAt(index);
     }
 
     /**

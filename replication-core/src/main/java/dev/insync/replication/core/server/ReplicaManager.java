@@ -105,6 +105,8 @@ public final class ReplicaManager {
      * a parked fetch's recorded Partition objects are still the hosted ones while it is unchanged.
      */
     private volatile long hostedGeneration;
+    /** See {@link #sortedPartitions()}. */
+    private volatile SortedPartitions sortedPartitions;
     /** See {@link #partitionReads()}. */
     private final LongAdder partitionReads = new LongAdder();
     private final Map<Integer, BrokerRegistration> brokers = new ConcurrentHashMap<>();
@@ -440,13 +442,11 @@ public final class ReplicaManager {
         long bytesReadable = 0;
         boolean satisfiedByState = false;
         List<TopicPartition> hwIncreased = null;
-        int k = 0;
-        for (Map.Entry<TopicPartition, FetchRequest.PartitionData> e : request.partitions().entrySet()) {
-            TopicPartition tp = e.getKey();
-            FetchRequest.PartitionData data = e.getValue();
+        for (int k = 0; k < n; k++) {
+            TopicPartition tp = request.topicPartition(k);
+            FetchRequest.PartitionData data = request.partitionData(k);
             tps[k] = tp;
             if (parked != null && isUnchanged(parked, k, tp)) {
-                k++;
                 continue;
             }
             FetchResponse.PartitionData answer;
@@ -497,7 +497,7 @@ public final class ReplicaManager {
             if (recording != null) {
                 recording.record(k, tp, partition, data.fetchOffset(), answer);
             }
-            answers[k++] = answer;
+            answers[k] = answer;
         }
         if (hwIncreased != null) {
             hwIncreased.forEach(this::wakePurgatories);
@@ -730,9 +730,22 @@ public final class ReplicaManager {
         }
     }
 
-    /** The hosted partitions by topic, then partition: periodic tasks visit them in a repeatable order. */
+    /**
+     * The hosted partitions by topic, then partition: periodic tasks visit them in a repeatable order.
+     * Sorted again only after a partition was created or removed.
+     */
     private List<Partition> sortedPartitions() {
-        return partitions.values().stream().sorted(BY_TOPIC_PARTITION).toList();
+        SortedPartitions cached = sortedPartitions;
+        long generation = hostedGeneration;
+        if (cached == null || cached.generation() != generation) {
+            cached = new SortedPartitions(generation, partitions.values().stream().sorted(BY_TOPIC_PARTITION).toList());
+            sortedPartitions = cached;
+        }
+        return cached.partitions();
+    }
+
+    /** The hosted partitions in {@link #BY_TOPIC_PARTITION} order as of a hosted-partitions generation. */
+    private record SortedPartitions(long generation, List<Partition> partitions) {
     }
 
     // ------------------------------------------------------------------------------------------- helpers
