@@ -33,6 +33,8 @@ public abstract class DelayedOperation {
 
     /** Set once, by compare-and-set through COMPLETED (a field, not an AtomicBoolean: see TimerTask#entry). */
     private volatile boolean completed;
+    private static final Runnable NOTHING = () -> { };
+
     /** Null: checks are serialised on this operation's own monitor. */
     private final Lock lock;
     private final TimerTask expiry;
@@ -96,17 +98,7 @@ public abstract class DelayedOperation {
 
     /** {@link #tryComplete()} under the operation's lock; false if it was already complete. */
     public final boolean safeTryComplete() {
-        if (lock == null) {
-            synchronized (this) {
-                return !isCompleted() && tryComplete();
-            }
-        }
-        lock.lock();
-        try {
-            return !isCompleted() && tryComplete();
-        } finally {
-            lock.unlock();
-        }
+        return safeTryCompleteOrElse(NOTHING);
     }
 
     /**
