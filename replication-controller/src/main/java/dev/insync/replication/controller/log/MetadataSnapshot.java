@@ -1,0 +1,26 @@
+package dev.insync.replication.controller.log;
+
+import dev.insync.replication.controller.record.MetadataRecord;
+
+import java.util.List;
+
+/**
+ * The whole controller state as of {@code lastOffset}, as the records that rebuild it (CTL-1):
+ * loading it and replaying the log after {@code lastOffset} gives exactly the live state. The
+ * records are in the order {@code ControllerState.snapshot()} writes them (brokers, then each topic
+ * with its configs and partitions); {@link MetadataSnapshotSerde} gives it a versioned,
+ * checksummed encoding.
+ *
+ * @param lastOffset offset of the last record the snapshot includes, -1 for the empty state
+ * @param records    the records that rebuild the state
+ */
+public record MetadataSnapshot(long lastOffset, List<MetadataRecord> records) {
+
+    /** Validates; immutable copy. */
+    public MetadataSnapshot {
+        if (lastOffset < -1) {
+            throw new IllegalArgumentException("Snapshot offset must be >= -1, got " + lastOffset);
+        }
+        records = List.copyOf(records);
+    }
+}

@@ -1,0 +1,52 @@
+package dev.insync.replication.controller.record;
+
+/**
+ * LDR-4 / LDR-5: a new incarnation of a broker registered. In the log its broker epoch is the
+ * record's own offset (as in KRaft), so epochs grow strictly with every registration, and it is
+ * always fenced, not shutting down and never unfenced; a snapshot carries the broker's current
+ * flags in the same record.
+ *
+ * @param brokerId            the broker
+ * @param brokerEpoch         the incarnation's epoch: the offset of the registration record
+ * @param previousBrokerEpoch the epoch the broker sent from its clean-shutdown marker, -1 if none;
+ *                            kept so that a retried registration of the same incarnation is
+ *                            recognised (its first answer was lost)
+ * @param uncleanRestart      the controller judged the restart unclean (LDR-5): the broker was
+ *                            removed from every ELR and cannot be elected from one
+ * @param fenced              fenced (true for every registration in the log)
+ * @param inControlledShutdown in controlled shutdown (false in the log)
+ * @param everUnfenced        unfenced at least once since registering (false in the log); a retried
+ *                            registration is only recognised before that
+ */
+public record RegisterBrokerRecord(int brokerId, long brokerEpoch, long previousBrokerEpoch, boolean uncleanRestart,
+                                   boolean fenced, boolean inControlledShutdown, boolean everUnfenced)
+        implements MetadataRecord {
+
+    /** Validates the fields. */
+    public RegisterBrokerRecord {
+        RecordChecks.brokerId("brokerId", brokerId);
+        RecordChecks.nonNegative("brokerEpoch", brokerEpoch);
+        if (previousBrokerEpoch < -1) {
+            throw new IllegalArgumentException("previousBrokerEpoch must be an epoch or -1, got " + previousBrokerEpoch);
+        }
+        if (!fenced && !everUnfenced) {
+            throw new IllegalArgumentException("Broker " + brokerId + " is unfenced but never was unfenced");
+        }
+    }
+
+    /** The record of a new registration as the log holds it: fenced, not shutting down. */
+    public static RegisterBrokerRecord newIncarnation(int brokerId, long brokerEpoch, long previousBrokerEpoch,
+                                                      boolean uncleanRestart) {
+        return new RegisterBrokerRecord(brokerId, brokerEpoch, previousBrokerEpoch, uncleanRestart, true, false, false);
+    }
+
+    /** Whether this is the shape a registration has in the log (not a snapshot's current state). */
+    public boolean isNewIncarnation() {
+        return fenced && !inControlledShutdown && !everUnfenced;
+    }
+
+    @Override
+    public MetadataRecordType type() {
+        return MetadataRecordType.REGISTER_BROKER;
+    }
+}

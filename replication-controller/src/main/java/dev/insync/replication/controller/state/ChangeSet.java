@@ -1,0 +1,168 @@
+package dev.insync.replication.controller.state;
+
+import dev.insync.replication.controller.record.MetadataRecord;
+import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.log.TopicPartition;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The records an operation has decided so far, and the state as it will be once they are
+ * replayed: the operation reads its own decisions back through this view (a broker fenced by the
+ * first record is not elected by the next). Records are applied to an overlay with the replay
+ * rules themselves, so the view cannot drift from what replay will produce; the base state is
+ * never written.
+ */
+public final class ChangeSet implements ControllerView {
+
+    private final ControllerView base;
+    private final Map<Integer, BrokerEntry> brokers = new HashMap<>();
+    private final LinkedHashMap<String, TopicEntry> topics = new LinkedHashMap<>();
+    private final LinkedHashMap<TopicPartition, PartitionRegistration> partitions = new LinkedHashMap<>();
+    private final List<MetadataRecord> records = new ArrayList<>();
+
+    private final RecordApplier.Target target = new RecordApplier.Target() {
+        @Override
+        public void putBroker(BrokerEntry broker) {
+            brokers.put(broker.brokerId(), broker);
+        }
+
+        @Override
+        public void putTopic(TopicEntry topic) {
+            topics.put(topic.name(), topic);
+        }
+
+        @Override
+        public void putPartition(PartitionRegistration partition) {
+            partitions.put(partition.topicPartition(), partition);
+        }
+
+        @Override
+        public BrokerEntry broker(int brokerId) {
+            return ChangeSet.this.broker(brokerId);
+        }
+
+        @Override
+        public Collection<BrokerEntry> brokers() {
+            return ChangeSet.this.brokers();
+        }
+
+        @Override
+        public TopicEntry topic(String name) {
+            return ChangeSet.this.topic(name);
+        }
+
+        @Override
+        public Collection<TopicEntry> topics() {
+            return ChangeSet.this.topics();
+        }
+
+        @Override
+        public PartitionRegistration partition(TopicPartition tp) {
+            return ChangeSet.this.partition(tp);
+        }
+
+        @Override
+        public Collection<PartitionRegistration> partitions() {
+            return ChangeSet.this.partitions();
+        }
+
+        @Override
+        public long lastOffset() {
+            return ChangeSet.this.lastOffset();
+        }
+    };
+
+    /** An empty change set over {@code base}. */
+    public ChangeSet(ControllerView base) {
+        this.base = Objects.requireNonNull(base, "base");
+    }
+
+    /**
+     * Adds {@code record} at {@link #nextOffset()}.
+     *
+     * @throws IllegalStateException if it does not fit (a bug in the operation that made it)
+     */
+    public void append(MetadataRecord record) {
+        try {
+            RecordApplier.apply(target, nextOffset(), record, false);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("An operation produced a record that does not fit the state at offset "
+                    + nextOffset() + ": " + e.getMessage(), e);
+        }
+        records.add(record);
+    }
+
+    /** The records so far, in order. */
+    public List<MetadataRecord> records() {
+        return List.copyOf(records);
+    }
+
+    /** Whether no record was added. */
+    public boolean isEmpty() {
+        return records.isEmpty();
+    }
+
+    @Override
+    public BrokerEntry broker(int brokerId) {
+        BrokerEntry changed = brokers.get(brokerId);
+        return changed != null ? changed : base.broker(brokerId);
+    }
+
+    @Override
+    public Collection<BrokerEntry> brokers() {
+        if (brokers.isEmpty()) {
+            return base.brokers();
+        }
+        TreeMap<Integer, BrokerEntry> all = new TreeMap<>();
+        base.brokers().forEach(b -> all.put(b.brokerId(), b));
+        all.putAll(brokers);
+        return all.values();
+    }
+
+    @Override
+    public TopicEntry topic(String name) {
+        TopicEntry changed = topics.get(name);
+        return changed != null ? changed : base.topic(name);
+    }
+
+    @Override
+    public Collection<TopicEntry> topics() {
+        if (topics.isEmpty()) {
+            return base.topics();
+        }
+        LinkedHashMap<String, TopicEntry> all = new LinkedHashMap<>();
+        base.topics().forEach(t -> all.put(t.name(), t));
+        all.putAll(topics);
+        return all.values();
+    }
+
+    @Override
+    public PartitionRegistration partition(TopicPartition tp) {
+        PartitionRegistration changed = partitions.get(tp);
+        return changed != null ? changed : base.partition(tp);
+    }
+
+    @Override
+    public Collection<PartitionRegistration> partitions() {
+        if (partitions.isEmpty()) {
+            return base.partitions();
+        }
+        LinkedHashMap<TopicPartition, PartitionRegistration> all = new LinkedHashMap<>();
+        base.partitions().forEach(p -> all.put(p.topicPartition(), p));
+        all.putAll(partitions);
+        return all.values();
+    }
+
+    @Override
+    public long lastOffset() {
+        return base.lastOffset() + records.size();
+    }
+}

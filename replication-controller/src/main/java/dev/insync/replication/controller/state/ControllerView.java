@@ -1,0 +1,46 @@
+package dev.insync.replication.controller.state;
+
+import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.log.TopicPartition;
+
+import java.util.Collection;
+
+/**
+ * Read access to the controller's state, all an operation may look at. Implemented by
+ * {@link ControllerState} and by the {@link ChangeSet} an operation builds (the state as it will
+ * be once the operation's records so far are replayed).
+ */
+public interface ControllerView {
+
+    /** The broker's current incarnation, or null if it never registered. */
+    BrokerEntry broker(int brokerId);
+
+    /** Every broker, by id. */
+    Collection<BrokerEntry> brokers();
+
+    /** The topic, or null. */
+    TopicEntry topic(String name);
+
+    /** Every topic, in creation order. */
+    Collection<TopicEntry> topics();
+
+    /** The partition, or null. */
+    PartitionRegistration partition(TopicPartition tp);
+
+    /** Every partition, topics in creation order, partitions by index. */
+    Collection<PartitionRegistration> partitions();
+
+    /** Offset of the last record in this state, -1 for the empty state. */
+    long lastOffset();
+
+    /** The offset the next record will get. */
+    default long nextOffset() {
+        return lastOffset() + 1;
+    }
+
+    /** Whether {@code brokerId} may lead or be in the ISR of {@code tp} (ISR-3, ISR-8). */
+    default boolean canServe(int brokerId, TopicPartition tp) {
+        BrokerEntry broker = broker(brokerId);
+        return broker != null && broker.canServe(tp);
+    }
+}

@@ -1,0 +1,30 @@
+package dev.insync.replication.controller.state;
+
+/**
+ * The controller's state of one topic.
+ *
+ * @param name                   topic name
+ * @param partitionCount         number of partitions
+ * @param minInsyncReplicas      {@code min.insync.replicas}
+ * @param uncleanLeaderElection  {@code unclean.leader.election.enable}
+ */
+public record TopicEntry(String name, int partitionCount, int minInsyncReplicas, boolean uncleanLeaderElection) {
+
+    /** Kafka's defaults until the creation batch's config records are replayed. */
+    static TopicEntry created(String name, int partitionCount) {
+        return new TopicEntry(name, partitionCount, 1, false);
+    }
+
+    TopicEntry withMinInsyncReplicas(int value) {
+        return new TopicEntry(name, partitionCount, value, uncleanLeaderElection);
+    }
+
+    TopicEntry withUncleanLeaderElection(boolean value) {
+        return new TopicEntry(name, partitionCount, minInsyncReplicas, value);
+    }
+
+    /** HW-2 / ISR-7: {@code min(min.insync.replicas, replicaCount)}. */
+    public int effectiveMinIsr(int replicaCount) {
+        return Math.min(minInsyncReplicas, replicaCount);
+    }
+}

@@ -1,0 +1,52 @@
+package dev.insync.replication.core.metadata.follower;
+
+import dev.insync.replication.core.metadata.BrokerRegistration;
+import dev.insync.replication.core.metadata.MetadataDelta;
+import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.log.TopicPartition;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The whole cluster metadata as of {@code offset} (CTL-5): what a broker loads instead of deltas
+ * when the log it would need is gone (snapshotted away, or too far behind). Loading it is a full
+ * replace: a partition the broker knew that is not in the image is removed from the broker.
+ *
+ * @param offset                   the metadata offset the image is at
+ * @param brokers                  every broker registration
+ * @param partitions               every partition
+ * @param minInsyncReplicasByTopic {@code min.insync.replicas} of every topic
+ */
+public record MetadataImage(long offset, List<BrokerRegistration> brokers, List<PartitionRegistration> partitions,
+                            Map<String, Integer> minInsyncReplicasByTopic) {
+
+    /** Immutable copies. */
+    public MetadataImage {
+        if (offset < -1) {
+            throw new IllegalArgumentException("Metadata image offset must be >= -1, got " + offset);
+        }
+        brokers = List.copyOf(brokers);
+        partitions = List.copyOf(partitions);
+        minInsyncReplicasByTopic = Map.copyOf(minInsyncReplicasByTopic);
+    }
+
+    /**
+     * The delta that turns a broker's metadata into this image: everything in it, plus the removal of
+     * every partition in {@code known} that the image lacks.
+     */
+    public MetadataDelta asDeltaReplacing(Set<TopicPartition> known) {
+        Set<TopicPartition> kept = new HashSet<>();
+        partitions.forEach(p -> kept.add(p.topicPartition()));
+        List<TopicPartition> deleted = new ArrayList<>();
+        for (TopicPartition tp : known) {
+            if (!kept.contains(tp)) {
+                deleted.add(tp);
+            }
+        }
+        return new MetadataDelta(offset, brokers, partitions, deleted, minInsyncReplicasByTopic);
+    }
+}
