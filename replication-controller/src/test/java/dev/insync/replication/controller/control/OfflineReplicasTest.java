@@ -66,9 +66,9 @@ class OfflineReplicasTest {
     void repeatedReports() {
         h.startBrokers(1, 2, 3);
         h.createRep(1, false, 1, 2);
-        offline(3, REP);
         long offset = h.latestOffset();
-        assertThat(offset).as("broker 3 holds no replica of rep-0").isEqualTo(h.latestOffset());
+        offline(3, REP);
+        assertThat(h.latestOffset()).as("broker 3 holds no replica of rep-0").isEqualTo(offset);
         offline(2, REP);
         long afterFirst = h.latestOffset();
         assertThat(afterFirst).isGreaterThan(offset);
