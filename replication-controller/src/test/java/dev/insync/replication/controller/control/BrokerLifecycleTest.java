@@ -198,4 +198,17 @@ class BrokerLifecycleTest {
         assertThat(h.describeCompact("rep"))
                 .isEqualTo("Topic: rep Partition: 0 Leader: 1 Replicas: 1,2,3 Isr: 1,2,3 Elr: LastKnownElr:");
     }
+
+    @Test
+    @DisplayName("LDR-4 a session expiry of an old incarnation does not fence the new one (stale epoch)")
+    void staleExpiry() {
+        h.startBrokers(1);
+        long old = h.epochs.get(1);
+        h.restart(1, true);
+        assertThat(h.heartbeat(1, false).fenced()).isFalse();
+        long offset = h.latestOffset();
+        assertThat(h.commit(ClusterControl.fenceBroker(h.state, 1, old))).isFalse();
+        assertThat(h.latestOffset()).isEqualTo(offset);
+        assertThat(h.commit(ClusterControl.fenceBroker(h.state, 1, h.epochs.get(1)))).isTrue();
+    }
 }

@@ -120,6 +120,9 @@ class MetadataRecordSerdeTest {
         assertThat(in.getInt()).isEqualTo(3);
         assertThat(in.getLong()).isEqualTo(258);
         assertThat(in.hasRemaining()).isFalse();
+        // The example in docs/metadata-format.md.
+        assertThat(java.util.HexFormat.ofDelimiter(" ").formatHex(frame))
+                .isEqualTo("00 00 00 12 35 53 79 d4 02 00 00 00 00 03 00 00 00 00 00 00 01 02");
     }
 
     @Test
