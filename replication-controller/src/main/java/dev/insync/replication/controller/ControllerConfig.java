@@ -17,10 +17,14 @@ import java.util.Map;
  *                                       kept for broker fetches; a broker further behind gets an image
  * @param maxParkedFetches               {@code insync.controller.max.parked.fetches}: metadata long polls held
  *                                       at once; beyond that a poll is answered at once
+ * @param maxPendingWrites               {@code insync.controller.max.pending.writes}: requests the active
+ *                                       controller holds until their records commit; beyond that a write
+ *                                       is refused with {@code REQUEST_TIMED_OUT} (retriable)
  */
 public record ControllerConfig(long brokerSessionTimeoutMs, int defaultMinInsyncReplicas,
                                boolean defaultUncleanLeaderElection, int defaultReplicationFactor,
-                               int snapshotIntervalRecords, int metadataDeltaCacheSize, int maxParkedFetches) {
+                               int snapshotIntervalRecords, int metadataDeltaCacheSize, int maxParkedFetches,
+                               int maxPendingWrites) {
 
     public static final String BROKER_SESSION_TIMEOUT_MS = "broker.session.timeout.ms";
     public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
@@ -29,9 +33,10 @@ public record ControllerConfig(long brokerSessionTimeoutMs, int defaultMinInsync
     public static final String SNAPSHOT_INTERVAL_RECORDS = "metadata.log.max.snapshot.interval.records";
     public static final String METADATA_DELTA_CACHE_SIZE = "insync.controller.metadata.delta.cache.size";
     public static final String MAX_PARKED_FETCHES = "insync.controller.max.parked.fetches";
+    public static final String MAX_PENDING_WRITES = "insync.controller.max.pending.writes";
 
     /** Kafka's defaults (9000 ms session, min ISR 1, no unclean election, RF 1); snapshots every 100,000 records. */
-    public static final ControllerConfig DEFAULT = new ControllerConfig(9000, 1, false, 1, 100_000, 10_000, 10_000);
+    public static final ControllerConfig DEFAULT = new ControllerConfig(9000, 1, false, 1, 100_000, 10_000, 10_000, 10_000);
 
     /** Validates the values. */
     public ControllerConfig {
@@ -53,6 +58,9 @@ public record ControllerConfig(long brokerSessionTimeoutMs, int defaultMinInsync
         if (maxParkedFetches < 0) {
             throw new IllegalArgumentException(MAX_PARKED_FETCHES + " must be >= 0, got " + maxParkedFetches);
         }
+        if (maxPendingWrites < 1) {
+            throw new IllegalArgumentException(MAX_PENDING_WRITES + " must be positive, got " + maxPendingWrites);
+        }
     }
 
     /**
@@ -69,25 +77,32 @@ public record ControllerConfig(long brokerSessionTimeoutMs, int defaultMinInsync
                 (int) longValue(props, DEFAULT_REPLICATION_FACTOR, d.defaultReplicationFactor),
                 (int) longValue(props, SNAPSHOT_INTERVAL_RECORDS, d.snapshotIntervalRecords),
                 (int) longValue(props, METADATA_DELTA_CACHE_SIZE, d.metadataDeltaCacheSize),
-                (int) longValue(props, MAX_PARKED_FETCHES, d.maxParkedFetches));
+                (int) longValue(props, MAX_PARKED_FETCHES, d.maxParkedFetches),
+                (int) longValue(props, MAX_PENDING_WRITES, d.maxPendingWrites));
     }
 
     /** The same settings with another session timeout. */
     public ControllerConfig withBrokerSessionTimeoutMs(long ms) {
         return new ControllerConfig(ms, defaultMinInsyncReplicas, defaultUncleanLeaderElection, defaultReplicationFactor,
-                snapshotIntervalRecords, metadataDeltaCacheSize, maxParkedFetches);
+                snapshotIntervalRecords, metadataDeltaCacheSize, maxParkedFetches, maxPendingWrites);
     }
 
     /** The same settings with another snapshot interval. */
     public ControllerConfig withSnapshotIntervalRecords(int records) {
         return new ControllerConfig(brokerSessionTimeoutMs, defaultMinInsyncReplicas, defaultUncleanLeaderElection,
-                defaultReplicationFactor, records, metadataDeltaCacheSize, maxParkedFetches);
+                defaultReplicationFactor, records, metadataDeltaCacheSize, maxParkedFetches, maxPendingWrites);
     }
 
     /** The same settings with another delta cache size. */
     public ControllerConfig withMetadataDeltaCacheSize(int deltas) {
         return new ControllerConfig(brokerSessionTimeoutMs, defaultMinInsyncReplicas, defaultUncleanLeaderElection,
-                defaultReplicationFactor, snapshotIntervalRecords, deltas, maxParkedFetches);
+                defaultReplicationFactor, snapshotIntervalRecords, deltas, maxParkedFetches, maxPendingWrites);
+    }
+
+    /** The same settings with another bound on writes waiting for commit. */
+    public ControllerConfig withMaxPendingWrites(int writes) {
+        return new ControllerConfig(brokerSessionTimeoutMs, defaultMinInsyncReplicas, defaultUncleanLeaderElection,
+                defaultReplicationFactor, snapshotIntervalRecords, metadataDeltaCacheSize, maxParkedFetches, writes);
     }
 
     private static long longValue(Map<String, ?> props, String name, long defaultValue) {

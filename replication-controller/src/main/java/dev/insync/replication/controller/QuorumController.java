@@ -323,6 +323,12 @@ public final class QuorumController implements ControllerApi, AutoCloseable {
                 future.completeExceptionally(notController());
                 return;
             }
+            if (a.pending.size() >= config.maxPendingWrites()) {
+                future.completeExceptionally(new ApiException(Errors.REQUEST_TIMED_OUT, "Controller node " + nodeId
+                        + " has " + a.pending.size() + " writes waiting for commit ("
+                        + ControllerConfig.MAX_PENDING_WRITES + "); retry later"));
+                return;
+            }
             ControllerResult<T> result;
             try {
                 result = operation.apply(a);

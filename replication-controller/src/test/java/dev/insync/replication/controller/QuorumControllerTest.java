@@ -368,4 +368,38 @@ class QuorumControllerTest {
         assertThat(c.committedOffset()).isEqualTo(-1);
         assertThat(register(c, 1)).isZero();
     }
+
+    @Test
+    @DisplayName("writes waiting for commit are bounded: beyond insync.controller.max.pending.writes a write is refused, retriable")
+    void pendingBound() {
+        QuorumController c = active(ControllerConfig.DEFAULT.withMaxPendingWrites(2));
+        log.holdCommits(true);
+        CompletableFuture<?> a = c.registerBroker(new RegisterBrokerRequest(1, -1)).toCompletableFuture();
+        CompletableFuture<?> b = c.registerBroker(new RegisterBrokerRequest(2, -1)).toCompletableFuture();
+        CompletableFuture<?> refused = c.registerBroker(new RegisterBrokerRequest(3, -1)).toCompletableFuture();
+        scheduler.runReady();
+        assertThatThrownBy(refused::join).cause().isInstanceOfSatisfying(dev.insync.replication.log.ApiException.class,
+                e -> assertThat(e.error()).isEqualTo(Errors.REQUEST_TIMED_OUT));
+        log.holdCommits(false);
+        scheduler.runReady();
+        assertThat(a).isCompleted();
+        assertThat(b).isCompleted();
+        assertThat(register(c, 3)).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("ControllerConfig reads Kafka-style properties and names a bad one")
+    void config() {
+        ControllerConfig config = ControllerConfig.fromProperties(Map.of("broker.session.timeout.ms", "18000",
+                "min.insync.replicas", 2, "unclean.leader.election.enable", "true",
+                "metadata.log.max.snapshot.interval.records", "0"));
+        assertThat(config.brokerSessionTimeoutMs()).isEqualTo(18_000);
+        assertThat(config.defaultMinInsyncReplicas()).isEqualTo(2);
+        assertThat(config.defaultUncleanLeaderElection()).isTrue();
+        assertThat(config.snapshotIntervalRecords()).isZero();
+        assertThatThrownBy(() -> ControllerConfig.fromProperties(Map.of("broker.session.timeout.ms", "soon")))
+                .hasMessageContaining("broker.session.timeout.ms");
+        assertThatThrownBy(() -> ControllerConfig.fromProperties(Map.of("min.insync.replicas", 0)))
+                .hasMessageContaining("min.insync.replicas");
+    }
 }

@@ -29,8 +29,8 @@ import java.util.concurrent.RejectedExecutionException;
  *   <li>long-polls {@link MetadataChannel#fetchMetadata} from the last offset it has, one request at
  *       a time; a failed request is retried after {@code retryBackoffMs}, an unanswered one is
  *       abandoned after {@code fetchMaxWaitMs + requestTimeoutMs} and sent again, and an answer to
- *       anything but the current request is dropped, so deltas are applied in strict offset order,
- *       each exactly once;</li>
+ *       anything but the current request (or not for the offset it asked from) is dropped, so deltas
+ *       are applied in strict offset order, each exactly once;</li>
  *   <li>loads an image when the controller sends one (the log it needed is gone): a full replace,
  *       so partitions the broker knew that the image lacks are removed from it;</li>
  *   <li>does the <em>initial-load merge</em>: a new incarnation receives the whole history, and must
@@ -200,7 +200,7 @@ public final class MetadataFollower implements AutoCloseable {
         if (response.afterOffset() != receivedOffset) {
             log.warn("Broker {}: dropping a metadata answer after offset {}; expected one after {}", brokerId,
                     response.afterOffset(), receivedOffset);
-            fetch();
+            timer = scheduler.schedule(executor, this::fetch, settings.retryBackoffMs());
             return;
         }
         response.image().ifPresent(this::receiveImage);

@@ -155,6 +155,9 @@ class MetadataFollowerTest {
                 List.of(delta(1, partition(A, 3, 5, 5)))));
         scheduler.runReady();
         assertThat(replicaManager.partition(A).orElseThrow().leaderEpoch()).isZero();
+        int sent = channel.requests.size();
+        scheduler.advance(100);
+        assertThat(channel.requests).as("sent again after the backoff").hasSize(sent + 1);
         assertThat(channel.last().afterOffset()).isEqualTo(1);
         channel.answer(delta(4, partition(A, 1, 0, 1)));
         scheduler.runReady();
