@@ -188,6 +188,16 @@ public final class TestMessages {
         }
     }
 
+    /** A whole response frame as a heap buffer. */
+    public static <R> ByteBuf responseFrame(Api<?, R> api, int correlationId, R response) {
+        ByteBuf frame = Frames.response(ByteBufAllocator.DEFAULT, correlationId, api, api.maxVersion(), response);
+        try {
+            return Unpooled.copiedBuffer(frame);
+        } finally {
+            frame.release();
+        }
+    }
+
     /** The bytes of a buffer (which is released). */
     public static byte[] bytes(ByteBuf buf) {
         try {

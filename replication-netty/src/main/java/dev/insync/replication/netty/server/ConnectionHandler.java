@@ -357,7 +357,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             this.ctx = ctx;
         }
         Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
-        if (c instanceof FrameTooLargeException tooLarge) {
+        if (closed) {
+            // Bytes after the frame that closed the connection: already counted once.
+            LOG.debug("After close, from {}: {}", ctx.channel().remoteAddress(), c.toString());
+        } else if (c instanceof FrameTooLargeException tooLarge) {
             server.metrics().oversizedFrame();
             LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), tooLarge.getMessage());
             close();

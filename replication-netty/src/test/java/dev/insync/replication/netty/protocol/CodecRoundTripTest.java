@@ -49,8 +49,7 @@ class CodecRoundTripTest {
     private static <R> void responseRoundTrip(Api<?, R> api, Function<Random, R> gen) {
         qt().withFixedSeed(api.key() * 104729L + 3).withExamples(EXAMPLES).forAll(longs().all()).checkAssert(seed -> {
             R response = gen.apply(new Random(seed));
-            ByteBuf frame = Unpooled.copiedBuffer(
-                    Frames.response(ByteBufAllocator.DEFAULT, 42, api, api.maxVersion(), response));
+            ByteBuf frame = TestMessages.responseFrame(api, 42, response);
             try {
                 assertThat(frame.readInt()).isEqualTo(frame.readableBytes());
                 WireReader in = new WireReader(frame);
