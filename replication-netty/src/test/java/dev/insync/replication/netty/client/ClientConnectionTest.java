@@ -241,6 +241,29 @@ class ClientConnectionTest {
     }
 
     @Test
+    @DisplayName("Server and client run on epoll where it is available and on NIO when it is switched off")
+    void epollOrNio() throws Exception {
+        replicas.answerAtOnce();
+        for (boolean epoll : new boolean[]{true, false}) {
+            NetworkConfig c = config.toBuilder().epollEnabled(epoll).build();
+            try (NettyServer s = NettyServer.builder().name("transport-" + epoll)
+                    .bindAddress(new InetSocketAddress("127.0.0.1", 0)).config(c).scheduler(scheduler)
+                    .apis(ServedApis.builder().build()).build();
+                 NetworkClient nc = new NetworkClient("transport-client", c, Optional.empty(), scheduler, 1, new Random(3))) {
+                InetSocketAddress address = s.start();
+                assertThat(s.isEpoll()).isEqualTo(epoll && io.netty.channel.epoll.Epoll.isAvailable());
+                ClientConnection conn = nc.connection("t", () -> Optional.of(address), "t");
+                assertThat(conn.send(Apis.API_VERSIONS, (short) 0, new ApiVersionsRequest()).get(WAIT_S, TimeUnit.SECONDS)
+                        .apis()).extracting(ApiVersionsResponse.ApiVersion::apiKey).containsExactly(Apis.API_VERSIONS_KEY);
+            }
+        }
+        if (System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
+            assertThat(io.netty.channel.epoll.Epoll.isAvailable()).as("native epoll on Linux: %s",
+                    io.netty.channel.epoll.Epoll.unavailabilityCause()).isTrue();
+        }
+    }
+
+    @Test
     @DisplayName("NET-2 an acks=0 produce completes once written; nothing comes back for it")
     void acksZeroOverSocket() throws Exception {
         replicas.answerAtOnce();
