@@ -316,9 +316,10 @@ public final class Partition {
      * Reads one partition of a fetch on the leader.
      * <ol>
      *   <li>FET-2 fencing in the SPEC's order, with no state change;</li>
-     *   <li>FET-3 divergence: a divergingEpoch answer with no records and no follower-state update;
-     *       OFFSET_OUT_OF_RANGE when the end of lastFetchedEpoch is undefined or the fetch offset is outside
-     *       [log start, LEO] (the answer still carries the leader's HW, log start and LEO, FOL-6);</li>
+     *   <li>FET-3: OFFSET_OUT_OF_RANGE for a fetch offset below the log start, whatever its lastFetchedEpoch;
+     *       then divergence: a divergingEpoch answer with no records and no follower-state update;
+     *       OFFSET_OUT_OF_RANGE when the end of lastFetchedEpoch is undefined or the fetch offset is above the
+     *       LEO (every such answer still carries the leader's HW, log start and LEO, FOL-6);</li>
      *   <li>FET-1: followers read to the LEO, consumers to the HW;</li>
      *   <li>FET-4, only if {@code updateFetchState} (the first read, not a parked fetch's re-read): the follower's
      *       state is updated, then an ISR expansion may be proposed (ISR-2), then the HW re-evaluated if the
@@ -348,6 +349,14 @@ public final class Partition {
                 return new PartitionFetchResult(FetchResponse.PartitionData.error(fencing), false);
             }
             long fetchOffset = data.fetchOffset();
+            long logStartOffset = log.logStartOffset();
+            if (fetchOffset < logStartOffset) {
+                // FET-3: below the log start the answer is OFFSET_OUT_OF_RANGE whether or not the follower's
+                // last fetched epoch diverges: a divergence answer would send it to truncate towards offsets
+                // this leader no longer has, instead of restarting its log at the leader's log start (FOL-6).
+                return new PartitionFetchResult(answer(Errors.OFFSET_OUT_OF_RANGE, MemoryRecords.EMPTY,
+                        Optional.empty()), false);
+            }
             if (data.lastFetchedEpoch().isPresent()) {
                 int lastFetchedEpoch = data.lastFetchedEpoch().getAsInt();
                 EpochEndOffset epochEnd = log.endOffsetForEpoch(lastFetchedEpoch);
@@ -364,9 +373,8 @@ public final class Partition {
                             false);
                 }
             }
-            long logStartOffset = log.logStartOffset();
             long leaderEndOffset = log.logEndOffset();
-            if (fetchOffset < logStartOffset || fetchOffset > leaderEndOffset) {
+            if (fetchOffset > leaderEndOffset) {
                 return new PartitionFetchResult(answer(Errors.OFFSET_OUT_OF_RANGE, MemoryRecords.EMPTY,
                         Optional.empty()), false);
             }

@@ -429,6 +429,32 @@ class PartitionTest {
         }
 
         @Test
+        @DisplayName("FET-3 a fetch below the log start is OFFSET_OUT_OF_RANGE even when its lastFetchedEpoch diverges")
+        void fet3BelowLogStartBeatsDivergence() {
+            // epochs 0 at 0..9, 2 at 10..14, 4 at 15..19; everything committed, log start moved to 12
+            PartitionFixture f = divergenceFixture();
+            f.partition.makeLeader(registration(1, 4, 2, List.of(1, 2, 3), List.of(1, 2, 3)));
+            f.append(5, 1);
+            f.log.updateHighWatermark(20);
+            f.log.maybeIncrementLogStartOffset(12);
+            FetchRequest.PartitionData d = data(11, OptionalInt.of(4), OptionalInt.of(3));
+            assertThat(f.log.endOffsetForEpoch(3)).as("epoch 3 diverges: the leader's largest epoch <= 3 is 2")
+                    .isEqualTo(new EpochEndOffset(2, 15));
+
+            FetchResponse.PartitionData answer = f.partition.fetchRecords(request(2, 102, d), d, MAX_BYTES,
+                    f.time.milliseconds(), true).data();
+
+            assertThat(answer.error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE);
+            assertThat(answer.divergingEpoch()).isEmpty();
+            assertThat(answer.logStartOffset()).as("FOL-6: the follower restarts its log there").isEqualTo(12);
+            assertThat(f.partition.remoteReplicaState(2).orElseThrow().logEndOffset()).isEqualTo(-1);
+            // at the log start the same diverging epoch is answered with the divergence
+            FetchRequest.PartitionData atStart = data(12, OptionalInt.of(4), OptionalInt.of(3));
+            assertThat(f.partition.fetchRecords(request(2, 102, atStart), atStart, MAX_BYTES, f.time.milliseconds(),
+                    true).data().divergingEpoch()).hasValue(new EpochEndOffset(2, 15));
+        }
+
+        @Test
         @DisplayName("FET-4 only the first read of a fetch updates the follower's state; a parked fetch's re-read does not")
         void fet4FirstReadOnly() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
