@@ -478,16 +478,9 @@ public final class Partition {
                     IsrState.format(isrState.isr()));
             return false;
         }
-        long leaderEndOffset = log.logEndOffset();
-        // The loop of highWatermarkCandidate over the live replicas, without snapshotting them into a
-        // map first: this runs on every append and every follower fetch.
-        long candidate = leaderEndOffset;
-        List<Integer> maximalIsr = isrState.maximalIsr();
-        for (Map.Entry<Integer, Replica> remote : remoteReplicas.entrySet()) {
-            candidate = lowerForReplica(candidate, remote.getKey(), remote.getValue().stateSnapshot(), leaderEndOffset,
-                    maximalIsr, currentTimeMs, settings.replicaLagTimeMaxMs(), settings.eligibility());
-        }
+        long candidate = highWatermarkCandidate(currentTimeMs);
         long oldHw = log.highWatermark();
+        // HW-3: the log only ever moves the HW up
         boolean increased = log.maybeIncrementHighWatermark(candidate);
         if (increased) {
             LOG.debug("{}High watermark updated from {} to {}", logPrefix, oldHw, log.highWatermark());
@@ -496,36 +489,31 @@ public final class Partition {
     }
 
     /**
-     * HW-1, as a pure function: the leader's LEO lowered to the LEO of every remote replica that is in the
-     * maximal ISR, or that is caught up (ISR-1) and ISR-eligible (ISR-3) though not in it (so a lone leader waits
-     * for a follower about to join).
-     *
-     * @param leaderEndOffset the leader's LEO
-     * @param remoteStates    every remote replica's state by broker id
-     * @param maximalIsr      the maximal ISR (ISR-4)
+     * HW-1, the one implementation: the leader's LEO lowered to the LEO of every remote replica that is in the
+     * <em>maximal</em> ISR (ISR-4: a pending expansion already counts the joining replica, a pending shrink still
+     * counts the leaving ones), or that is caught up (ISR-1) and ISR-eligible (ISR-3) though not in it, so that a
+     * lone leader waits for a follower about to join instead of running away from it. An ISR member whose LEO is
+     * unknown (-1, HW-4: it has not fetched in this leader epoch) holds the candidate at -1. Runs on every
+     * append and every follower fetch, over the live replica states, without copying them. Called under the lock.
      */
-    public static long highWatermarkCandidate(long leaderEndOffset, Map<Integer, ReplicaState> remoteStates,
-                                              List<Integer> maximalIsr, long currentTimeMs, long replicaLagTimeMaxMs,
-                                              ReplicaEligibility eligibility) {
+    private long highWatermarkCandidate(long currentTimeMs) {
+        long leaderEndOffset = log.logEndOffset();
+        List<Integer> maximalIsr = isrState.maximalIsr();
         long candidate = leaderEndOffset;
-        for (Map.Entry<Integer, ReplicaState> entry : remoteStates.entrySet()) {
-            candidate = lowerForReplica(candidate, entry.getKey(), entry.getValue(), leaderEndOffset, maximalIsr,
-                    currentTimeMs, replicaLagTimeMaxMs, eligibility);
+        for (Map.Entry<Integer, Replica> remote : remoteReplicas.entrySet()) {
+            ReplicaState state = remote.getValue().stateSnapshot();
+            if (state.logEndOffset() >= candidate) {
+                continue;
+            }
+            int brokerId = remote.getKey();
+            boolean holdsTheHw = maximalIsr.contains(brokerId)
+                    || (state.isCaughtUp(leaderEndOffset, currentTimeMs, settings.replicaLagTimeMaxMs())
+                    && settings.eligibility().isBrokerEligible(brokerId, state.brokerEpoch()));
+            if (holdsTheHw) {
+                candidate = state.logEndOffset();
+            }
         }
         return candidate;
-    }
-
-    /** One step of {@link #highWatermarkCandidate}: the candidate, lowered to this replica's LEO if HW-1 waits for it. */
-    private static long lowerForReplica(long candidate, int brokerId, ReplicaState state, long leaderEndOffset,
-                                        List<Integer> maximalIsr, long currentTimeMs, long replicaLagTimeMaxMs,
-                                        ReplicaEligibility eligibility) {
-        if (state.logEndOffset() >= candidate) {
-            return candidate;
-        }
-        boolean waitForIt = maximalIsr.contains(brokerId)
-                || (state.isCaughtUp(leaderEndOffset, currentTimeMs, replicaLagTimeMaxMs)
-                && eligibility.isBrokerEligible(brokerId, state.brokerEpoch()));
-        return waitForIt ? state.logEndOffset() : candidate;
     }
 
     private Map<Integer, ReplicaState> snapshotStates() {

@@ -264,8 +264,91 @@ class PartitionTest {
         }
     }
 
+    /**
+     * HW-1..HW-4 where the HW is computed: on the live partition, through follower fetches, appends and
+     * AlterPartition answers (there is no standalone copy of the candidate to test instead).
+     */
     @Nested
     class HighWatermark {
+
+        @Test
+        @DisplayName("HW-1 the HW is the lowest LEO of the ISR members, moving as each one's fetch offset moves")
+        void hw1LowestIsrLeo() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(18, 1);
+            f.followerFetch(2, 15);
+            assertThat(f.partition.highWatermark()).as("3 has not fetched: its LEO is unknown").isZero();
+            PartitionFetchResult third = f.followerFetch(3, 12);
+            assertThat(third.highWatermarkIncreased()).isTrue();
+            assertThat(f.partition.highWatermark()).isEqualTo(12);
+            f.followerFetch(3, 16);
+            assertThat(f.partition.highWatermark()).isEqualTo(15);
+            f.followerFetch(2, 18);
+            assertThat(f.partition.highWatermark()).isEqualTo(16);
+        }
+
+        @Test
+        @DisplayName("HW-1 ISR-4 a pending expansion holds the HW at the joining replica's LEO even once it is no longer caught up")
+        void hw1PendingExpansionHoldsTheHw() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2)));
+            f.append(10, 1);
+            f.followerFetch(2, 10);
+            f.followerFetch(3, 10); // ISR-2: 3 joins; the expansion is in flight
+            assertThat(f.partition.isrState()).isInstanceOf(PendingExpandIsr.class);
+            assertThat(f.partition.highWatermark()).isEqualTo(10);
+
+            f.append(5, 1);
+            f.time.advance(PartitionFixture.LAG_MS + 1); // 3 is no longer caught up by time
+            f.followerFetch(2, 15);
+
+            assertThat(f.partition.remoteReplicaState(3).orElseThrow()
+                    .isCaughtUp(15, f.time.milliseconds(), PartitionFixture.LAG_MS)).isFalse();
+            assertThat(f.partition.highWatermark()).as("3 is in the maximal ISR 1,2,3: the HW waits for it")
+                    .isEqualTo(10);
+            f.sender.last().accept(1);
+            assertThat(f.partition.isr()).containsExactly(1, 2, 3);
+            assertThat(f.partition.highWatermark()).isEqualTo(10);
+            f.followerFetch(3, 15);
+            assertThat(f.partition.highWatermark()).isEqualTo(15);
+        }
+
+        @Test
+        @DisplayName("HW-1 a caught-up, ISR-eligible replica outside the ISR holds the HW back; once ineligible it does not")
+        void hw1CaughtUpEligibleReplicaHoldsTheHw() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1)));
+            f.append(10, 1);
+            assertThat(f.partition.highWatermark()).as("nobody else is caught up: the leader alone commits").isEqualTo(10);
+            f.followerFetch(3, 10); // 3 joins: an expansion is in flight, so 2 cannot join meanwhile (ISR-4)
+            f.followerFetch(2, 10); // caught up and eligible, but not in the (maximal) ISR 1,3
+            assertThat(f.partition.isrState().maximalIsr()).containsExactly(1, 3);
+
+            f.append(5, 1);
+            f.followerFetch(3, 15);
+
+            assertThat(f.partition.highWatermark()).as("2 is about to join: the leader waits for it").isEqualTo(10);
+            f.fenced.add(2); // ISR-3: no longer eligible, so no longer waited for (a re-evaluation, as on new metadata)
+            assertThat(f.partition.maybeIncrementLeaderHW(f.time.milliseconds())).isTrue();
+            assertThat(f.partition.highWatermark()).isEqualTo(15);
+        }
+
+        @Test
+        @DisplayName("HW-2 HW-4 a committed expansion that lifts the ISR to min ISR re-evaluates the HW, which was frozen until then")
+        void hw2CommittedExpansionUnfreezesTheHw() {
+            PartitionFixture f = new PartitionFixture(2);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2), List.of(1)));
+            f.append(4, 1);
+            f.followerFetch(2, 4); // ISR-2: 2 joins, proposal in flight
+            assertThat(f.partition.isrState()).isInstanceOf(PendingExpandIsr.class);
+            assertThat(f.partition.highWatermark()).as("HW-2: the committed ISR 1 is under min ISR 2").isZero();
+
+            f.sender.last().accept(1);
+
+            assertThat(f.partition.isr()).containsExactly(1, 2);
+            assertThat(f.partition.highWatermark()).isEqualTo(4);
+            assertThat(f.events).containsSubsequence("expand", "hw");
+        }
 
         @Test
         @DisplayName("HW-2 under min ISR the HW does not move at all, even for acks=1 records")
