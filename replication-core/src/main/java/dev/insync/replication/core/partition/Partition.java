@@ -5,6 +5,7 @@ import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.IsrState.CommittedIsr;
 import dev.insync.replication.core.partition.IsrState.PendingExpandIsr;
+import dev.insync.replication.core.partition.IsrState.PendingRecovery;
 import dev.insync.replication.core.partition.IsrState.PendingShrinkIsr;
 import dev.insync.replication.core.replica.Replica;
 import dev.insync.replication.core.replica.ReplicaState;
@@ -71,6 +72,11 @@ public final class Partition {
     private volatile IsrState isrState = new CommittedIsr(List.of());
     private volatile Map<Integer, Replica> remoteReplicas = Map.of();
 
+    /**
+     * CTL-6: this broker leads a partition the controller marked RECOVERING (an unclean election) and its report
+     * that the partition recovered is not committed yet. Written under the write lock.
+     */
+    private volatile boolean recovering;
     private volatile int minInsyncReplicas;
     private volatile boolean offline;
 
@@ -100,7 +106,9 @@ public final class Partition {
      * epoch below the current one is ignored. On a new leader epoch the epoch's start offset is the LEO, the epoch
      * cache learns (leaderEpoch, LEO) and every remote replica's state is reset; on the same leader epoch only the
      * assignment and ISR are replaced (dropping any pending ISR change). Then the HW is re-evaluated (HW-4) and the
-     * listener is told if it rose.
+     * listener is told if it rose. CTL-6: if the registration says RECOVERING (an unclean election), the leader
+     * proposes, through the AlterPartition manager, that the partition recovered with its ISR unchanged; until that
+     * is committed it proposes no expansion.
      *
      * @return whether this broker was not the leader before (and the registration was applied)
      * @throws IllegalArgumentException if the registration names another leader
@@ -114,6 +122,7 @@ public final class Partition {
         long now = settings.time().milliseconds();
         boolean isNewLeader;
         boolean hwIncreased;
+        PendingRecovery pendingRecovery = null;
         leaderIsrUpdateLock.writeLock().lock();
         try {
             if (registration.partitionEpoch() < partitionEpoch) {
@@ -147,9 +156,18 @@ public final class Partition {
             leaderReplicaId = localBrokerId;
             leaderEpoch = registration.leaderEpoch();
             partitionEpoch = registration.partitionEpoch();
+            recovering = registration.recovering();
+            if (recovering) {
+                LOG.info("{}The partition was marked as RECOVERING (unclean election); proposing it recovered with ISR {}",
+                        logPrefix, IsrState.format(registration.isr()));
+                pendingRecovery = prepareRecoveryLocked();
+            }
             hwIncreased = maybeIncrementLeaderHWLocked(now);
         } finally {
             leaderIsrUpdateLock.writeLock().unlock();
+        }
+        if (pendingRecovery != null) {
+            submitAlterPartition(pendingRecovery);
         }
         if (hwIncreased) {
             settings.listener().onHighWatermarkIncreased(topicPartition);
@@ -192,6 +210,7 @@ public final class Partition {
             leaderEpoch = registration.leaderEpoch();
             partitionEpoch = registration.partitionEpoch();
             leaderEpochStartOffset = -1L;
+            recovering = false;
             return isNewLeaderEpoch;
         } finally {
             leaderIsrUpdateLock.writeLock().unlock();
@@ -401,6 +420,9 @@ public final class Partition {
             leaderIsrUpdateLock.readLock().unlock();
         }
         boolean hwIncreased = false;
+        if (fromFollower && updateFetchState && recovering) {
+            maybeProposeRecovery(); // CTL-6: a refused report is retried; nobody expands before it is committed
+        }
         if (needsExpand) {
             maybeExpandIsr(replica, fetchTimeMs);
         }
@@ -536,6 +558,11 @@ public final class Partition {
      * caught up. The proposal is sent after the lock is released.
      */
     public void maybeShrinkIsr(long currentTimeMs) {
+        if (recovering) {
+            // CTL-6: the ISR is the leader alone; the periodic task retries a refused recovery report instead.
+            maybeProposeRecovery();
+            return;
+        }
         leaderIsrUpdateLock.readLock().lock();
         try {
             if (!isLeader() || outOfSyncReplicas(currentTimeMs).isEmpty()) {
@@ -553,7 +580,8 @@ public final class Partition {
                 List<Integer> newIsr = isr.stream().filter(id -> !outOfSync.contains(id)).toList();
                 LOG.info("{}{}", logPrefix, shrinkingIsrMessage(isr, newIsr, log.highWatermark(), log.logEndOffset(),
                         outOfSyncStates(outOfSync)));
-                pending = new PendingShrinkIsr(isr, outOfSync, proposal(newIsr), isrState.lastCommittedState());
+                pending = new PendingShrinkIsr(isr, outOfSync, proposal(newIsr, !recovering),
+                        isrState.lastCommittedState());
                 isrState = pending;
             }
         } finally {
@@ -628,7 +656,7 @@ public final class Partition {
     private boolean needsExpandIsr(Replica replica) {
         IsrState state = isrState;
         ReplicaState replicaState = replica.stateSnapshot();
-        return isLeader() && !state.isInflight() && !state.isr().contains(replica.brokerId())
+        return isLeader() && !recovering && !state.isInflight() && !state.isr().contains(replica.brokerId())
                 && isFollowerInSync(replicaState.logEndOffset(), log.highWatermark(), leaderEpochStartOffset)
                 && settings.eligibility().isBrokerEligible(replica.brokerId(), replicaState.brokerEpoch());
     }
@@ -652,7 +680,8 @@ public final class Partition {
                 List<Integer> newIsr = new ArrayList<>(isr);
                 newIsr.add(replica.brokerId());
                 LOG.info("{}Expanding ISR from {} to {}", logPrefix, IsrState.format(isr), IsrState.format(newIsr));
-                pending = new PendingExpandIsr(isr, replica.brokerId(), proposal(newIsr), isrState.lastCommittedState());
+                pending = new PendingExpandIsr(isr, replica.brokerId(), proposal(newIsr, !recovering),
+                        isrState.lastCommittedState());
                 isrState = pending;
             }
         } finally {
@@ -664,10 +693,39 @@ public final class Partition {
     }
 
     /**
-     * ISR-5: the proposal: leader epoch, partition epoch, and the new ISR with each member's broker epoch (the
-     * leader's own, each follower's from its last fetch, -1 if unknown). Called under the write lock.
+     * CTL-6: while RECOVERING with nothing in flight, proposes (after the lock is released) that the partition
+     * recovered. Called on every follower fetch and by the periodic ISR task, so a refused report is retried.
      */
-    private IsrProposal proposal(List<Integer> newIsr) {
+    private void maybeProposeRecovery() {
+        PendingRecovery pending = null;
+        leaderIsrUpdateLock.writeLock().lock();
+        try {
+            if (recovering && isLeader() && !isrState.isInflight()) {
+                pending = prepareRecoveryLocked();
+            }
+        } finally {
+            leaderIsrUpdateLock.writeLock().unlock();
+        }
+        if (pending != null) {
+            submitAlterPartition(pending);
+        }
+    }
+
+    /** CTL-6: the recovery report in flight, the ISR unchanged. Called under the write lock. */
+    private PendingRecovery prepareRecoveryLocked() {
+        List<Integer> isr = isrState.isr();
+        PendingRecovery pending = new PendingRecovery(isr, proposal(isr, true), isrState.lastCommittedState());
+        isrState = pending;
+        return pending;
+    }
+
+    /**
+     * ISR-5: the proposal: leader epoch, partition epoch, and the new ISR with each member's broker epoch (the
+     * leader's own, each follower's from its last fetch, -1 if unknown), and whether the leader reports the
+     * partition recovered (CTL-6: every proposal of a leader that is not RECOVERING says so, as Kafka's
+     * leaderRecoveryState does). Called under the write lock.
+     */
+    private IsrProposal proposal(List<Integer> newIsr, boolean recovered) {
         List<AlterPartitionRequest.BrokerState> members = new ArrayList<>();
         for (int id : newIsr) {
             long epoch;
@@ -680,7 +738,7 @@ public final class Partition {
             members.add(new AlterPartitionRequest.BrokerState(id, epoch));
         }
         return new IsrProposal(new AlterPartitionRequest.Item(topicPartition, leaderEpoch, partitionEpoch, members,
-                false));
+                recovered));
     }
 
     private void submitAlterPartition(IsrState proposedState) {
@@ -700,6 +758,9 @@ public final class Partition {
         }
         if (state instanceof PendingShrinkIsr shrink) {
             return shrink.proposal();
+        }
+        if (state instanceof PendingRecovery recovery) {
+            return recovery.proposal();
         }
         throw new IllegalStateException("No proposal in committed state " + state);
     }
@@ -761,6 +822,10 @@ public final class Partition {
                 case COMMIT -> {
                     isrState = new CommittedIsr(result.isr());
                     partitionEpoch = result.partitionEpoch();
+                    if (proposedState instanceof PendingRecovery) {
+                        recovering = false; // CTL-6: from now on the ISR grows by ISR-2
+                        LOG.info("{}The partition is RECOVERED", logPrefix);
+                    }
                     LOG.info("{}{}", logPrefix, isrUpdatedMessage(result.isr(), isUnderMinIsr(), partitionEpoch));
                     hwIncreased = maybeIncrementLeaderHWLocked(settings.time().milliseconds());
                 }
@@ -787,7 +852,7 @@ public final class Partition {
             case COMMIT -> {
                 if (proposedState instanceof PendingShrinkIsr) {
                     listener.onIsrShrink(topicPartition);
-                } else {
+                } else if (proposedState instanceof PendingExpandIsr) {
                     listener.onIsrExpand(topicPartition);
                 }
                 if (hwIncreased) {
@@ -923,6 +988,14 @@ public final class Partition {
     /** The ISR state (ISR-4); committed and empty on a follower. */
     public IsrState isrState() {
         return isrState;
+    }
+
+    /**
+     * CTL-6: whether this broker leads the partition after an unclean election and the controller has not yet
+     * committed its report that the partition recovered (no expansion is proposed meanwhile).
+     */
+    public boolean isRecovering() {
+        return recovering;
     }
 
     /** The committed ISR (empty on a follower). */

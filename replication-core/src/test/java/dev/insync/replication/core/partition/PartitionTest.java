@@ -2,6 +2,7 @@ package dev.insync.replication.core.partition;
 
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
+import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.IsrState.CommittedIsr;
 import dev.insync.replication.core.partition.IsrState.PendingExpandIsr;
 import dev.insync.replication.core.partition.IsrState.PendingShrinkIsr;
@@ -786,6 +787,119 @@ class PartitionTest {
             assertThat(f.partition.isrState()).isInstanceOf(PendingShrinkIsr.class);
             assertThat(f.sender.count()).isEqualTo(1);
             return f;
+        }
+    }
+
+    /** CTL-6: leaving RECOVERING after an unclean election (Kafka's LeaderRecoveryState). */
+    @Nested
+    class Recovery {
+
+        /** Broker 1 elected uncleanly: ISR = {1}, RECOVERING, leader epoch 1, partition epoch 3; min ISR 2. */
+        private PartitionFixture uncleanlyElected() {
+            PartitionFixture f = new PartitionFixture(2);
+            f.partition.makeFollower(registration(2, 0, 2, List.of(1, 2, 3), List.of(2, 3)));
+            f.partition.appendRecordsToFollower(InMemoryLocalLog.recordsWithEpochs(0, 0, 0, 0));
+            f.partition.makeLeader(recovering(1, 3, List.of(1)));
+            return f;
+        }
+
+        private PartitionRegistration recovering(int leaderEpoch, int partitionEpoch, List<Integer> isr) {
+            return new PartitionRegistration(PartitionFixture.TP, List.of(1, 2, 3), isr, List.of(), List.of(), 1,
+                    leaderEpoch, partitionEpoch, true);
+        }
+
+        @Test
+        @DisplayName("CTL-6 a leader of a RECOVERING partition reports it recovered through the AlterPartition manager, ISR unchanged")
+        void ctl6ReportsRecovered() {
+            PartitionFixture f = uncleanlyElected();
+
+            assertThat(f.partition.isRecovering()).isTrue();
+            assertThat(f.partition.isrState()).isInstanceOf(IsrState.PendingRecovery.class);
+            assertThat(f.sender.count()).isEqualTo(1);
+            AlterPartitionRequest.Item item = f.sender.last().item();
+            assertThat(item.recovered()).isTrue();
+            assertThat(item.newIsr()).containsExactly(new AlterPartitionRequest.BrokerState(1, 101));
+            assertThat(item.leaderEpoch()).isEqualTo(1);
+            assertThat(item.partitionEpoch()).isEqualTo(3);
+            assertThat(f.partition.isrState().maximalIsr()).containsExactly(1);
+        }
+
+        @Test
+        @DisplayName("CTL-6 ISR-2 no expansion before the recovery is committed; afterwards the ISR grows as usual and acks=all completes")
+        void ctl6NoExpansionUntilRecovered() {
+            PartitionFixture f = uncleanlyElected();
+            f.followerFetch(2, 4);
+            f.followerFetch(3, 4);
+            assertThat(f.sender.count()).as("caught up followers wait for the recovery").isEqualTo(1);
+            assertThat(f.partition.isr()).containsExactly(1);
+
+            f.sender.last().accept(1);
+
+            assertThat(f.partition.isRecovering()).isFalse();
+            assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1)));
+            assertThat(f.partition.partitionEpoch()).isEqualTo(4);
+            assertThat(f.events).doesNotContain("expand", "shrink");
+            f.followerFetch(2, 4);
+            assertThat(f.partition.isrState()).isInstanceOf(PendingExpandIsr.class);
+            AlterPartitionRequest.Item expansion = f.sender.last().item();
+            assertThat(expansion.newIsrIds()).containsExactly(1, 2);
+            assertThat(expansion.recovered()).as("a recovered leader's proposals say so").isTrue();
+            f.sender.last().accept(1);
+            assertThat(f.partition.isr()).containsExactly(1, 2);
+            assertThat(errorOf(() -> f.append(1, -1))).as("min ISR 2 is met again").isEqualTo(Errors.NONE);
+            f.followerFetch(2, 5);
+            f.followerFetch(3, 5); // HW-1: 3 is caught up and about to join, so the HW waits for it too
+            assertThat(f.partition.checkEnoughReplicasReachOffset(5)).isEqualTo(new AckCheck(true, Errors.NONE));
+        }
+
+        @Test
+        @DisplayName("CTL-6 a refused recovery report is retried by the ISR task and by follower fetches")
+        void ctl6RefusedReportRetried() {
+            PartitionFixture f = uncleanlyElected();
+            f.sender.last().future().complete(AlterPartitionResponse.PartitionResult.failed(Errors.OPERATION_NOT_ATTEMPTED));
+            assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1)));
+            assertThat(f.partition.isRecovering()).isTrue();
+
+            f.partition.maybeShrinkIsr();
+            assertThat(f.sender.count()).isEqualTo(2);
+            assertThat(f.sender.last().item().recovered()).isTrue();
+            f.sender.last().future().complete(AlterPartitionResponse.PartitionResult.failed(Errors.INELIGIBLE_REPLICA));
+
+            f.followerFetch(2, 4);
+            assertThat(f.sender.count()).isEqualTo(3);
+            assertThat(f.sender.last().item().newIsrIds()).as("still the recovery, not an expansion").containsExactly(1);
+            f.sender.last().accept(1);
+            assertThat(f.partition.isRecovering()).isFalse();
+        }
+
+        @Test
+        @DisplayName("CTL-6 LDR-3 metadata saying the partition is recovered ends RECOVERING even if the answer is lost")
+        void ctl6MetadataEndsRecovery() {
+            PartitionFixture f = uncleanlyElected();
+            HeldAlterPartitionSender.Submitted report = f.sender.last();
+
+            f.partition.makeLeader(registration(1, 1, 4, List.of(1, 2, 3), List.of(1)));
+
+            assertThat(f.partition.isRecovering()).isFalse();
+            assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1)));
+            report.accept(1); // the late answer to the dropped report changes nothing
+            assertThat(f.partition.partitionEpoch()).isEqualTo(4);
+            f.followerFetch(3, 4);
+            assertThat(f.sender.last().item().newIsrIds()).containsExactly(1, 3);
+        }
+
+        @Test
+        @DisplayName("CTL-6 a registration still RECOVERING on the same leader epoch sends the report again")
+        void ctl6SameEpochStillRecovering() {
+            PartitionFixture f = uncleanlyElected();
+            f.sender.last().future().complete(AlterPartitionResponse.PartitionResult.failed(Errors.FENCED_LEADER_EPOCH));
+            assertThat(f.partition.isrState()).as("ISR-5: stays pending until newer metadata")
+                    .isInstanceOf(IsrState.PendingRecovery.class);
+
+            f.partition.makeLeader(recovering(1, 3, List.of(1)));
+
+            assertThat(f.sender.count()).isEqualTo(2);
+            assertThat(f.partition.isrState()).isInstanceOf(IsrState.PendingRecovery.class);
         }
     }
 
