@@ -282,13 +282,17 @@ public final class Partition {
      * PRO-3: whether an acks=all request waiting for {@code requiredOffset} (its last offset + 1) is done. Done
      * with NONE once the HW reaches it and the maximal ISR has at least the effective min ISR members, with
      * NOT_ENOUGH_REPLICAS_AFTER_APPEND if it has fewer, with NOT_LEADER_OR_FOLLOWER when this broker is no longer
-     * the leader; otherwise not yet.
+     * the leader, with KAFKA_STORAGE_ERROR when its log directory went offline (§9: its HW never moves again);
+     * otherwise not yet.
      */
     public AckCheck checkEnoughReplicasReachOffset(long requiredOffset) {
         leaderIsrUpdateLock.readLock().lock();
         try {
             if (!isLeader()) {
                 return new AckCheck(true, Errors.NOT_LEADER_OR_FOLLOWER);
+            }
+            if (offline) {
+                return new AckCheck(true, Errors.KAFKA_STORAGE_ERROR);
             }
             if (log.highWatermark() >= requiredOffset) {
                 return isrState.maximalIsr().size() >= effectiveMinIsr()
