@@ -4,6 +4,7 @@ import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.BrokerRegistration;
 import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.server.ReplicaManager;
@@ -104,8 +105,7 @@ public final class InTestController implements ControllerChannel {
     }
 
     @Override
-    public CompletionStage<HeartbeatResponse> heartbeat(int brokerId, long brokerEpoch, long metadataOffset,
-                                                        boolean wantShutDown) {
-        return CompletableFuture.completedFuture(new HeartbeatResponse(Errors.NONE, false, wantShutDown));
+    public CompletionStage<HeartbeatResponse> heartbeat(HeartbeatRequest request) {
+        return CompletableFuture.completedFuture(new HeartbeatResponse(Errors.NONE, false, request.wantShutDown()));
     }
 }
