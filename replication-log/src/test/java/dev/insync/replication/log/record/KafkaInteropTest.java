@@ -48,7 +48,7 @@ class KafkaInteropTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static List<SimpleRecord> sampleRecords() {
+    static List<SimpleRecord> sampleRecords() {
         return List.of(
                 new SimpleRecord(1_700_000_000_000L, b("key-0"), b("value-0")),
                 new SimpleRecord(1_700_000_000_050L, null, b("value-1"), List.of(new Header("trace", b("abc")))),
@@ -57,7 +57,7 @@ class KafkaInteropTest {
                 new SimpleRecord(1_700_000_000_010L, b(""), b("x".repeat(300))));
     }
 
-    private static BatchSpec plain(long baseOffset, int epoch, List<SimpleRecord> records) {
+    static BatchSpec plain(long baseOffset, int epoch, List<SimpleRecord> records) {
         return new BatchSpec(baseOffset, epoch, TimestampType.CREATE_TIME, -1L, -1L, (short) -1, -1, false, records);
     }
 
@@ -97,11 +97,11 @@ class KafkaInteropTest {
     }
 
     /** Kafka's view of the single batch in {@code buf}, sharing its bytes. */
-    private static MutableRecordBatch kafkaBatch(ByteBuffer buf) {
+    static MutableRecordBatch kafkaBatch(ByteBuffer buf) {
         return org.apache.kafka.common.record.internal.MemoryRecords.readableRecords(buf).batches().iterator().next();
     }
 
-    private static byte[] bytes(ByteBuffer buf) {
+    static byte[] bytes(ByteBuffer buf) {
         if (buf == null) {
             return null;
         }
@@ -110,7 +110,7 @@ class KafkaInteropTest {
         return out;
     }
 
-    private static List<Header> headers(org.apache.kafka.common.header.Header[] hs) {
+    static List<Header> headers(org.apache.kafka.common.header.Header[] hs) {
         List<Header> out = new ArrayList<>();
         for (org.apache.kafka.common.header.Header h : hs) {
             out.add(new Header(h.key(), h.value()));
@@ -119,7 +119,7 @@ class KafkaInteropTest {
     }
 
     /** Asserts that a Kafka batch and ours describe the same batch, field by field and record by record. */
-    private static void assertSameBatch(org.apache.kafka.common.record.internal.RecordBatch kafka, RecordBatch ours) {
+    static void assertSameBatch(org.apache.kafka.common.record.internal.RecordBatch kafka, RecordBatch ours) {
         assertThat(kafka.isValid()).isTrue();
         assertThat(ours.isValid()).isTrue();
         assertThat(ours.baseOffset()).isEqualTo(kafka.baseOffset());
@@ -258,22 +258,6 @@ class KafkaInteropTest {
 
         assertThat(bytes(batch.buffer())).isEqualTo(bytes(kafkaBuf));
         assertSameBatch(kafka, batch);
-    }
-
-    @Test
-    @DisplayName("LOG-1 a gzip batch from Kafka is rejected as INVALID_RECORD naming offset and codec, not misread")
-    void compressedRejected() {
-        ByteBuffer gz = kafkaBytes(plain(300, 1, sampleRecords()), Compression.gzip().build());
-        MemoryRecords records = MemoryRecords.readableRecords(gz);
-        RecordBatch batch = records.batches().get(0);
-        assertThat(batch.isCompressed()).isTrue();
-        assertThat(batch.isValid()).isTrue();
-        assertThatThrownBy(batch::records)
-                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.INVALID_RECORD))
-                .hasMessageContaining("offset 300").hasMessageContaining("gzip");
-        assertThatThrownBy(() -> RecordsValidator.validate(records, Integer.MAX_VALUE, TP))
-                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.INVALID_RECORD))
-                .hasMessageContaining("offset 300").hasMessageContaining("gzip").hasMessageContaining("position 0");
     }
 
     @Test
