@@ -1,8 +1,8 @@
 package dev.insync.replication.controller;
 
 import dev.insync.replication.controller.api.AlterTopicConfigRequest;
-import dev.insync.replication.controller.api.BrokerHeartbeatRequest;
-import dev.insync.replication.controller.api.BrokerHeartbeatResponse;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
+import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
 import dev.insync.replication.controller.api.ControllerApi;
 import dev.insync.replication.controller.api.CreateTopicRequest;
 import dev.insync.replication.controller.api.NotControllerException;
@@ -216,7 +216,7 @@ public final class QuorumController implements ControllerApi, AutoCloseable {
     }
 
     @Override
-    public CompletionStage<BrokerHeartbeatResponse> brokerHeartbeat(BrokerHeartbeatRequest request) {
+    public CompletionStage<HeartbeatResponse> brokerHeartbeat(HeartbeatRequest request) {
         return write(a -> {
             BrokerEntry broker = a.speculative.broker(request.brokerId());
             if (broker != null && broker.brokerEpoch() == request.brokerEpoch()) {

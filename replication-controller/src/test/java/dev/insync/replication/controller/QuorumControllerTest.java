@@ -1,8 +1,8 @@
 package dev.insync.replication.controller;
 
 import dev.insync.replication.controller.api.AlterTopicConfigRequest;
-import dev.insync.replication.controller.api.BrokerHeartbeatRequest;
-import dev.insync.replication.controller.api.BrokerHeartbeatResponse;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
+import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
 import dev.insync.replication.controller.api.CreateTopicRequest;
 import dev.insync.replication.controller.api.NotControllerException;
 import dev.insync.replication.controller.api.RegisterBrokerRequest;
@@ -84,8 +84,8 @@ class QuorumControllerTest {
         return epoch;
     }
 
-    private BrokerHeartbeatResponse heartbeat(QuorumController c, int id) {
-        return done(c.brokerHeartbeat(new BrokerHeartbeatRequest(id, epochs.get(id), c.committedOffset(), false)));
+    private HeartbeatResponse heartbeat(QuorumController c, int id) {
+        return done(c.brokerHeartbeat(new HeartbeatRequest(id, epochs.get(id), c.committedOffset(), false)));
     }
 
     private void startBrokers(QuorumController c, int... ids) {
@@ -115,7 +115,7 @@ class QuorumControllerTest {
         heartbeaters.add(scheduler.schedulePeriodically(scheduler.newSerialExecutor("hb-" + id), () -> {
             for (QuorumController c : nodes.values()) {
                 if (c.isActive()) {
-                    c.brokerHeartbeat(new BrokerHeartbeatRequest(id, epochs.get(id), c.committedOffset(), false));
+                    c.brokerHeartbeat(new HeartbeatRequest(id, epochs.get(id), c.committedOffset(), false));
                 }
             }
         }, 2_000, 2_000));
@@ -156,15 +156,15 @@ class QuorumControllerTest {
         QuorumController c = active(ControllerConfig.DEFAULT);
         register(c, 1);
         log.holdCommits(true);
-        CompletableFuture<BrokerHeartbeatResponse> unfence = c.brokerHeartbeat(
-                new BrokerHeartbeatRequest(1, 0, 0, false)).toCompletableFuture();
-        CompletableFuture<BrokerHeartbeatResponse> again = c.brokerHeartbeat(
-                new BrokerHeartbeatRequest(1, 0, 0, false)).toCompletableFuture();
+        CompletableFuture<HeartbeatResponse> unfence = c.brokerHeartbeat(
+                new HeartbeatRequest(1, 0, 0, false)).toCompletableFuture();
+        CompletableFuture<HeartbeatResponse> again = c.brokerHeartbeat(
+                new HeartbeatRequest(1, 0, 0, false)).toCompletableFuture();
         scheduler.runReady();
         assertThat(log.uncommittedBatches()).isEqualTo(1);
         assertThat(again).as("reads the unfencing, which is not committed").isNotDone();
         log.holdCommits(false);
-        assertThat(done(again)).isEqualTo(new BrokerHeartbeatResponse(Errors.NONE, false, false));
+        assertThat(done(again)).isEqualTo(new HeartbeatResponse(Errors.NONE, false, false));
         assertThat(unfence.join().fenced()).isFalse();
     }
 

@@ -1,6 +1,6 @@
 package dev.insync.replication.controller;
 
-import dev.insync.replication.controller.api.BrokerHeartbeatRequest;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.controller.api.CreateTopicRequest;
 import dev.insync.replication.controller.api.RegisterBrokerRequest;
 import dev.insync.replication.controller.log.InMemoryMetadataLog;
@@ -60,7 +60,7 @@ class QuorumControllerThreadsTest {
             for (int id = 0; id < 8; id++) {
                 long epoch = epochs.get(id).get(10, TimeUnit.SECONDS);
                 got.add(epoch);
-                assertThat(await(c.brokerHeartbeat(new BrokerHeartbeatRequest(id, epoch, epoch, false))).fenced()).isFalse();
+                assertThat(await(c.brokerHeartbeat(new HeartbeatRequest(id, epoch, epoch, false))).fenced()).isFalse();
             }
             assertThat(got).doesNotHaveDuplicates();
             await(c.createTopic(CreateTopicRequest.withPlacement("t", 8, 3, Map.of())));

@@ -4,14 +4,11 @@ import dev.insync.replication.log.record.MemoryRecords;
 import dev.insync.replication.log.record.Record;
 import dev.insync.replication.log.record.RecordBatch;
 import dev.insync.replication.log.record.RecordBatchBuilder;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Label;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.stateful.Action;
-import net.jqwik.api.stateful.ActionSequence;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +20,11 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.doubles;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 /**
  * LOG-2/3/4/6/7/10: any interleaving of leader and follower appends, truncations, rolls (tiny
@@ -138,6 +140,11 @@ class LogModelPropertiesTest {
         }
     }
 
+    /** One step of the action sequence: changes the log and the model alike, then compares them. */
+    interface Action {
+        State run(State s);
+    }
+
     private static MemoryRecords build(long baseOffset, int epoch, List<String> values) {
         RecordBatchBuilder builder = new RecordBatchBuilder(baseOffset).partitionLeaderEpoch(epoch);
         for (String v : values) {
@@ -146,7 +153,7 @@ class LogModelPropertiesTest {
         return builder.build();
     }
 
-    record LeaderAppend(int records, boolean newEpoch) implements Action<State> {
+    record LeaderAppend(int records, boolean newEpoch) implements Action {
         @Override
         public State run(State s) {
             if (newEpoch) {
@@ -161,7 +168,7 @@ class LogModelPropertiesTest {
         }
     }
 
-    record FollowerAppend(List<Integer> sizes, boolean newEpoch) implements Action<State> {
+    record FollowerAppend(List<Integer> sizes, boolean newEpoch) implements Action {
         @Override
         public State run(State s) {
             if (newEpoch) {
@@ -183,7 +190,7 @@ class LogModelPropertiesTest {
         }
     }
 
-    record TruncateTo(double fraction) implements Action<State> {
+    record TruncateTo(double fraction) implements Action {
         @Override
         public State run(State s) {
             long offset = (long) (fraction * (s.leo + 2));
@@ -208,7 +215,7 @@ class LogModelPropertiesTest {
         }
     }
 
-    record SetHighWatermark(double fraction) implements Action<State> {
+    record SetHighWatermark(double fraction) implements Action {
         @Override
         public State run(State s) {
             long hw = (long) (fraction * (s.leo + 1));
@@ -219,7 +226,7 @@ class LogModelPropertiesTest {
         }
     }
 
-    record DeleteRecordsBefore(double fraction) implements Action<State> {
+    record DeleteRecordsBefore(double fraction) implements Action {
         @Override
         public State run(State s) {
             long offset = (long) (fraction * (s.hw + 1));
@@ -234,7 +241,7 @@ class LogModelPropertiesTest {
         }
     }
 
-    record Retention() implements Action<State> {
+    record Retention() implements Action {
         @Override
         public State run(State s) {
             s.log.deleteOldSegments(0);
@@ -246,7 +253,7 @@ class LogModelPropertiesTest {
         }
     }
 
-    record Reopen(boolean flushFirst, boolean fromZero) implements Action<State> {
+    record Reopen(boolean flushFirst, boolean fromZero) implements Action {
         @Override
         public State run(State s) {
             if (flushFirst) {
@@ -262,39 +269,55 @@ class LogModelPropertiesTest {
         }
     }
 
-    @Provide
-    Arbitrary<ActionSequence<State>> actions() {
-        Arbitrary<Action<State>> leader = Arbitraries.integers().between(1, 5).flatMap(n ->
-                Arbitraries.of(true, false, false, false, false, false).map(e -> new LeaderAppend(n, e)));
-        Arbitrary<Action<State>> follower = Arbitraries.integers().between(1, 4).list().ofMinSize(1).ofMaxSize(4)
-                .flatMap(sizes -> Arbitraries.of(true, false, false, false).map(e -> new FollowerAppend(sizes, e)));
-        Arbitrary<Action<State>> truncate = Arbitraries.doubles().between(0, 1).map(TruncateTo::new);
-        Arbitrary<Action<State>> hw = Arbitraries.doubles().between(0, 1).map(SetHighWatermark::new);
-        Arbitrary<Action<State>> deleteRecords = Arbitraries.doubles().between(0, 1).map(DeleteRecordsBefore::new);
-        Arbitrary<Action<State>> retention = Arbitraries.just(new Retention());
-        Arbitrary<Action<State>> reopen = Arbitraries.of(true, false, false).flatMap(f ->
-                Arbitraries.of(true, false).map(z -> new Reopen(f, z)));
-        return Arbitraries.sequences(Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(6, leader),
-                net.jqwik.api.Tuple.of(4, follower),
-                net.jqwik.api.Tuple.of(2, truncate),
-                net.jqwik.api.Tuple.of(3, hw),
-                net.jqwik.api.Tuple.of(1, deleteRecords),
-                net.jqwik.api.Tuple.of(1, retention),
-                net.jqwik.api.Tuple.of(1, reopen))).ofSize(25);
+    /** Actions in each generated sequence. */
+    private static final int SEQUENCE_LENGTH = 25;
+
+    static Gen<List<Action>> actions() {
+        Gen<Action> leader = integers().between(1, 5)
+                .zip(arbitrary().pick(true, false, false, false, false, false), LeaderAppend::new);
+        Gen<Action> follower = lists().of(integers().between(1, 4)).ofSizeBetween(1, 4)
+                .zip(arbitrary().pick(true, false, false, false), FollowerAppend::new);
+        Gen<Action> truncate = doubles().between(0, 1).map(TruncateTo::new);
+        Gen<Action> hw = doubles().between(0, 1).map(SetHighWatermark::new);
+        Gen<Action> deleteRecords = doubles().between(0, 1).map(DeleteRecordsBefore::new);
+        Gen<Action> retention = Generate.constant(new Retention());
+        Gen<Action> reopen = arbitrary().pick(true, false, false).zip(arbitrary().pick(true, false), Reopen::new);
+        Gen<Action> any = Generate.frequency(List.of(
+                Pair.of(6, leader),
+                Pair.of(4, follower),
+                Pair.of(2, truncate),
+                Pair.of(3, hw),
+                Pair.of(1, deleteRecords),
+                Pair.of(1, retention),
+                Pair.of(1, reopen)));
+        // Generated at full length (all but a one-in-40,000 draw, and QuickTheories' two boundary tries),
+        // yet shrinkable: the draw shrinks towards 0, so a failing sequence shrinks towards one action.
+        Gen<Integer> lengths = integers().between(0, 1_000_000).map(d -> Math.min(SEQUENCE_LENGTH, 1 + d));
+        return ActionSequences.of(any, lengths, 1);
     }
 
-    @Property(tries = 100)
-    @Label("LOG-2 LOG-3 LOG-4 LOG-6 LOG-7 LOG-10 any interleaving of appends, truncations, rolls, reopens and retention matches a model")
-    void log2_3_4_6_7_10_anyInterleavingMatchesTheModel(@ForAll("actions") ActionSequence<State> actions)
-            throws IOException {
+    @Test
+    @DisplayName("LOG-2 LOG-3 LOG-4 LOG-6 LOG-7 LOG-10 any interleaving of appends, truncations, rolls, reopens and retention matches a model")
+    void log2_3_4_6_7_10_anyInterleavingMatchesTheModel() {
+        // 102: the two boundary tries that QuickTheories adds run one action each, so 100 run all 25.
+        qt().withExamples(102).forAll(actions()).checkAssert(LogModelPropertiesTest::run);
+    }
+
+    private static void run(List<Action> actions) {
         // Reopening here is a clean close, not a power loss, so forcing to disk proves nothing and
         // would dominate the run time (each fsync is 10-70 ms on a loaded machine).
         boolean forcing = FileSync.isEnabled();
         FileSync.disableForSimulation();
-        State state = new State(Files.createTempDirectory("log-model-").resolve(TP.toString()));
+        State state;
         try {
-            actions.run(state);
+            state = new State(Files.createTempDirectory("log-model-").resolve(TP.toString()));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        try {
+            for (Action action : actions) {
+                state = action.run(state);
+            }
         } finally {
             state.close();
             if (forcing) {

@@ -1,5 +1,6 @@
 package dev.insync.replication.cli.dump;
 
+import dev.insync.replication.log.record.CompressionType;
 import dev.insync.replication.log.record.Header;
 import dev.insync.replication.log.record.Record;
 import dev.insync.replication.log.record.RecordBatch;
@@ -19,7 +20,6 @@ final class DumpFormat {
 
     /** Kafka's attribute bit 6: the batch's base timestamp is the delete horizon (compaction). */
     static final int DELETE_HORIZON_FLAG_MASK = 0x40;
-    private static final String[] CODEC_NAMES = {"none", "gzip", "snappy", "lz4", "zstd"};
     private static final String[] CONTROL_TYPES = {"ABORT", "COMMIT", "LEADER_CHANGE", "SNAPSHOT_HEADER",
         "SNAPSHOT_FOOTER", "KRAFT_VERSION", "KRAFT_VOTERS"};
 
@@ -114,14 +114,14 @@ final class DumpFormat {
         return type == TimestampType.LOG_APPEND_TIME ? "LogAppendTime" : "CreateTime";
     }
 
-    /** none, gzip, snappy, lz4, zstd; an id beyond those is printed as {@code unknown(id)}. */
+    /** Kafka's name (none, gzip, snappy, lz4, zstd); an id beyond those is printed as {@code unknown(id)}. */
     static String codecName(int codec) {
-        return codec >= 0 && codec < CODEC_NAMES.length ? CODEC_NAMES[codec] : "unknown(" + codec + ")";
+        return isKnownCodec(codec) ? CompressionType.forId(codec).codecName() : "unknown(" + codec + ")";
     }
 
     /** Whether {@link #codecName} knows the codec id. */
     static boolean isKnownCodec(int codec) {
-        return codec >= 0 && codec < CODEC_NAMES.length;
+        return codec >= CompressionType.NONE.id() && codec <= CompressionType.ZSTD.id();
     }
 
     /** {@code OptionalLong[baseTimestamp]} when the delete-horizon bit is set, else {@code OptionalLong.empty}. */

@@ -33,9 +33,10 @@ import java.util.List;
  *   <li>every problem (CRC failure, invalid tail, undecodable records, index mismatch) is also a
  *       line on stderr and makes the command exit with 1, where Kafka's tool exits 0;</li>
  *   <li>an index whose {@code .log} is missing is still printed, unchecked (Kafka's tool fails);</li>
- *   <li>only magic-2 batches are read, and of compressed ones only gzip is decoded for deep
- *       iteration; KRaft snapshot and voter control records print as {@code controlType: NAME(id)}
- *       rather than Kafka's JSON;</li>
+ *   <li>only magic-2 batches are read (gzip, snappy, lz4 and zstd ones are decompressed for deep
+ *       iteration, at most {@code RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES} per batch); KRaft
+ *       snapshot and voter control records print as {@code controlType: NAME(id)} rather than
+ *       Kafka's JSON;</li>
  *   <li>non-consecutive offsets are listed in file order (Kafka's tool lists them newest first).</li>
  * </ul>
  */

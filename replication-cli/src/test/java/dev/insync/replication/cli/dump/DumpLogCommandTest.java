@@ -215,6 +215,47 @@ class DumpLogCommandTest {
     }
 
     @Test
+    @DisplayName("LOG-1 compressed batches of every codec, Kafka's and ours, dump as kafka-dump-log.sh prints them (compresscodec, and with --deep-iteration the records)")
+    void compressedBatchesOfEveryCodec() throws IOException {
+        List<dev.insync.replication.log.record.CompressionType> codecs = List.of(
+                dev.insync.replication.log.record.CompressionType.GZIP, dev.insync.replication.log.record.CompressionType.SNAPPY,
+                dev.insync.replication.log.record.CompressionType.LZ4, dev.insync.replication.log.record.CompressionType.ZSTD);
+        List<MemoryRecords> ours = new ArrayList<>();
+        for (dev.insync.replication.log.record.CompressionType codec : codecs) {
+            RecordBatchBuilder builder = new RecordBatchBuilder(0).compression(codec);
+            builder.append(T0, utf8("ours"), utf8(codec + " by insync"), List.of(new Header("c", utf8(codec.codecName()))));
+            builder.append(T0 + 1, null, utf8("x".repeat(300)));
+            ours.add(builder.build());
+        }
+        Path dir = writeLog(LogConfig.defaults(), 3, ours);
+        // Kafka's compressed batches after ours, in the same segment.
+        Path logFile = dir.resolve(SEGMENT + ".log");
+        long offset = 8;
+        try (var ch = Files.newByteChannel(logFile, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            for (dev.insync.replication.log.record.CompressionType codec : codecs) {
+                MemoryRecordsBuilder kafka = org.apache.kafka.common.record.internal.MemoryRecords.builder(
+                        ByteBuffer.allocate(1024), RecordBatch.MAGIC_VALUE_V2, Compression.of(codec.codecName()).build(),
+                        org.apache.kafka.common.record.TimestampType.CREATE_TIME, offset, -1L, 4);
+                kafka.append(T0 + 5, utf8("kafka"), utf8(codec + " by kafka"));
+                kafka.append(T0 + 6, utf8("k2"), null);
+                ch.write(kafka.build().buffer());
+                offset += 2;
+            }
+        }
+
+        Run run = run("dump-log", "--deep-iteration", "--print-data-log", logFile.toString());
+
+        assertThat(run.out()).isEqualTo(KafkaReferenceDump.expectedLines(logFile, 0, true, true));
+        for (dev.insync.replication.log.record.CompressionType codec : codecs) {
+            assertThat(run.out()).filteredOn(l -> l.contains("compresscodec: " + codec.codecName() + " ")).hasSize(2);
+            assertThat(run.out()).anySatisfy(l -> assertThat(l).endsWith("headerKeys: [c] key: ours payload: " + codec + " by insync"));
+            assertThat(run.out()).anySatisfy(l -> assertThat(l).endsWith("headerKeys: [] key: kafka payload: " + codec + " by kafka"));
+        }
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+    }
+
+    @Test
     @DisplayName("LOG-1 --skip-record-metadata prints only keys and payloads, with Kafka's separators")
     void skipRecordMetadata() {
         MemoryRecords records = new RecordBatchBuilder(0)

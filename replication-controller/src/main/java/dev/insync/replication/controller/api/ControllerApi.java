@@ -2,6 +2,8 @@ package dev.insync.replication.controller.api;
 
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
+import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.metadata.follower.MetadataFetchRequest;
 import dev.insync.replication.core.metadata.follower.MetadataFetchResponse;
@@ -23,7 +25,7 @@ public interface ControllerApi {
     CompletionStage<RegisterBrokerResponse> registerBroker(RegisterBrokerRequest request);
 
     /** LDR-4: a heartbeat (renews the session; may unfence, start a controlled shutdown, take replicas offline). */
-    CompletionStage<BrokerHeartbeatResponse> brokerHeartbeat(BrokerHeartbeatRequest request);
+    CompletionStage<HeartbeatResponse> brokerHeartbeat(HeartbeatRequest request);
 
     /** ISR-6: a leader's batch of ISR proposals. */
     CompletionStage<AlterPartitionResponse> alterPartition(AlterPartitionRequest request);

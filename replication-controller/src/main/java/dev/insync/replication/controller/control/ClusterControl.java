@@ -1,7 +1,7 @@
 package dev.insync.replication.controller.control;
 
-import dev.insync.replication.controller.api.BrokerHeartbeatRequest;
-import dev.insync.replication.controller.api.BrokerHeartbeatResponse;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
+import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
 import dev.insync.replication.controller.api.RegisterBrokerRequest;
 import dev.insync.replication.controller.api.RegisterBrokerResponse;
 import dev.insync.replication.controller.record.BrokerShutdownRecord;
@@ -28,6 +28,9 @@ import java.util.Optional;
 public final class ClusterControl {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterControl.class);
+
+    /** The answer to an unknown or old incarnation. */
+    private static final HeartbeatResponse STALE = new HeartbeatResponse(Errors.STALE_BROKER_EPOCH, true, false);
 
     private ClusterControl() {
     }
@@ -80,10 +83,10 @@ public final class ClusterControl {
      * offset has reached its broker epoch is unfenced and leaderless partitions are elected where
      * it can lead. The answer says {@code shouldShutDown} once a shutting-down broker leads nothing.
      */
-    public static ControllerResult<BrokerHeartbeatResponse> heartbeat(ControllerView view, BrokerHeartbeatRequest request) {
+    public static ControllerResult<HeartbeatResponse> heartbeat(ControllerView view, HeartbeatRequest request) {
         BrokerEntry broker = view.broker(request.brokerId());
         if (broker == null || broker.brokerEpoch() != request.brokerEpoch()) {
-            return new ControllerResult<>(List.of(), BrokerHeartbeatResponse.STALE);
+            return new ControllerResult<>(List.of(), STALE);
         }
         ChangeSet changes = new ChangeSet(view);
         if (!request.offlineReplicas().isEmpty()) {
@@ -105,7 +108,7 @@ public final class ClusterControl {
         int id = after.brokerId();
         boolean shouldShutDown = after.inControlledShutdown()
                 && changes.partitions().stream().noneMatch(p -> p.leader() == id);
-        return new ControllerResult<>(changes.records(), new BrokerHeartbeatResponse(Errors.NONE, after.fenced(), shouldShutDown));
+        return new ControllerResult<>(changes.records(), new HeartbeatResponse(Errors.NONE, after.fenced(), shouldShutDown));
     }
 
     /**

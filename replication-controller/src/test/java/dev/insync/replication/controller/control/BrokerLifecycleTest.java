@@ -1,7 +1,7 @@
 package dev.insync.replication.controller.control;
 
-import dev.insync.replication.controller.api.BrokerHeartbeatRequest;
-import dev.insync.replication.controller.api.BrokerHeartbeatResponse;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
+import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
 import dev.insync.replication.controller.api.RegisterBrokerRequest;
 import dev.insync.replication.controller.record.RegisterBrokerRecord;
 import dev.insync.replication.controller.state.BrokerEntry;
@@ -33,8 +33,8 @@ class BrokerLifecycleTest {
         assertThat(h.state.broker(1).registration()).isEqualTo(new BrokerRegistration(1, e1b, true, false));
         assertThat(h.log.get(2).baseOffset()).isEqualTo(e1b);
         assertThat(h.log.get(2).records().get(0)).isEqualTo(RegisterBrokerRecord.newIncarnation(1, e1b, e1, false));
-        assertThat(h.heartbeat(new BrokerHeartbeatRequest(1, e1, 100, false)).error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
-        assertThat(h.heartbeat(new BrokerHeartbeatRequest(9, 0, 100, false)).error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
+        assertThat(h.heartbeat(new HeartbeatRequest(1, e1, 100, false)).error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
+        assertThat(h.heartbeat(new HeartbeatRequest(9, 0, 100, false)).error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
     }
 
     @Test
@@ -51,10 +51,10 @@ class BrokerLifecycleTest {
     @DisplayName("LDR-4 a broker is unfenced by a heartbeat only once its metadata has reached its registration")
     void unfenceWhenCaughtUp() {
         long epoch = h.register(1, -1);
-        BrokerHeartbeatResponse behind = h.heartbeat(new BrokerHeartbeatRequest(1, epoch, epoch - 1, false));
-        assertThat(behind).isEqualTo(new BrokerHeartbeatResponse(Errors.NONE, true, false));
-        BrokerHeartbeatResponse caughtUp = h.heartbeat(new BrokerHeartbeatRequest(1, epoch, epoch, false));
-        assertThat(caughtUp).isEqualTo(new BrokerHeartbeatResponse(Errors.NONE, false, false));
+        HeartbeatResponse behind = h.heartbeat(new HeartbeatRequest(1, epoch, epoch - 1, false));
+        assertThat(behind).isEqualTo(new HeartbeatResponse(Errors.NONE, true, false));
+        HeartbeatResponse caughtUp = h.heartbeat(new HeartbeatRequest(1, epoch, epoch, false));
+        assertThat(caughtUp).isEqualTo(new HeartbeatResponse(Errors.NONE, false, false));
         assertThat(h.state.broker(1).fenced()).isFalse();
         // Further heartbeats write nothing.
         long offset = h.latestOffset();
@@ -87,7 +87,7 @@ class BrokerLifecycleTest {
         h.startBrokers(1, 2, 3);
         h.createRep(1, false, 1, 2, 3);
         assertThat(h.heartbeat(1, false).shouldShutDown()).isFalse();
-        BrokerHeartbeatResponse response = h.heartbeat(1, true);
+        HeartbeatResponse response = h.heartbeat(1, true);
         assertThat(response.shouldShutDown()).isTrue();
         PartitionRegistration p = h.rep();
         assertThat(p.leader()).isEqualTo(2);

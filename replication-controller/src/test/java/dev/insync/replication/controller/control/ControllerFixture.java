@@ -2,8 +2,8 @@ package dev.insync.replication.controller.control;
 
 import dev.insync.replication.controller.ControllerConfig;
 import dev.insync.replication.controller.api.AlterTopicConfigRequest;
-import dev.insync.replication.controller.api.BrokerHeartbeatRequest;
-import dev.insync.replication.controller.api.BrokerHeartbeatResponse;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
+import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
 import dev.insync.replication.controller.api.CreateTopicRequest;
 import dev.insync.replication.controller.api.RegisterBrokerRequest;
 import dev.insync.replication.controller.log.MetadataBatch;
@@ -71,11 +71,11 @@ final class ControllerFixture {
         return epoch;
     }
 
-    BrokerHeartbeatResponse heartbeat(int id, boolean wantShutDown) {
-        return heartbeat(new BrokerHeartbeatRequest(id, epochs.get(id), state.lastOffset(), wantShutDown));
+    HeartbeatResponse heartbeat(int id, boolean wantShutDown) {
+        return heartbeat(new HeartbeatRequest(id, epochs.get(id), state.lastOffset(), wantShutDown));
     }
 
-    BrokerHeartbeatResponse heartbeat(BrokerHeartbeatRequest request) {
+    HeartbeatResponse heartbeat(HeartbeatRequest request) {
         if (Objects.equals(epochs.get(request.brokerId()), request.brokerEpoch())) {
             heartbeated.add(request.brokerId());
         }

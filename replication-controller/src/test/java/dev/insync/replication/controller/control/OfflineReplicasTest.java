@@ -1,6 +1,6 @@
 package dev.insync.replication.controller.control;
 
-import dev.insync.replication.controller.api.BrokerHeartbeatRequest;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.controller.record.ReplicasOfflineRecord;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.PartitionRegistration;
@@ -22,7 +22,7 @@ class OfflineReplicasTest {
     private final ControllerFixture h = new ControllerFixture();
 
     private void offline(int broker, TopicPartition... partitions) {
-        h.heartbeat(new BrokerHeartbeatRequest(broker, h.epochs.get(broker), h.latestOffset(), false, List.of(partitions)));
+        h.heartbeat(new HeartbeatRequest(broker, h.epochs.get(broker), h.latestOffset(), false, List.of(partitions)));
     }
 
     @Test
@@ -86,5 +86,33 @@ class OfflineReplicasTest {
         assertThat(h.state.broker(2).offlineReplicas()).isEmpty();
         assertThat(h.heartbeat(2, false).fenced()).isFalse();
         assertThat(h.alter(1, h.proposal(1, 2)).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    @DisplayName("ISR-8 an offline replica cannot lead even by unclean election until a new incarnation registers; then it can")
+    void offlineUntilRestart() {
+        h.startBrokers(1, 2);
+        h.createRep(1, true, 1, 2);
+        offline(2, REP);
+        assertThat(h.rep().isr()).containsExactly(1);
+        h.fence(1);
+        assertThat(h.rep().leader()).isEqualTo(PartitionRegistration.NO_LEADER);
+        h.restart(2, true);
+        assertThat(h.heartbeat(2, false).fenced()).isFalse();
+        assertThat(h.rep().leader()).isEqualTo(2);
+        assertThat(h.rep().recovering()).as("2 was in neither ISR nor ELR: an unclean election").isTrue();
+    }
+
+    @Test
+    @DisplayName("ISR-7 a replica going offline below min ISR does not enter the ELR; the others keep theirs")
+    void offlineBelowMinIsr() {
+        h.startBrokers(1, 2, 3);
+        h.createRep(3, false, 1, 2, 3);
+        h.heartbeat(3, true);
+        assertThat(h.rep().elr()).containsExactly(3);
+        offline(2, REP);
+        assertThat(h.rep().isr()).containsExactly(1);
+        assertThat(h.rep().elr()).containsExactly(3);
+        assertThat(h.rep().lastKnownElr()).containsExactly(2);
     }
 }

@@ -1,7 +1,7 @@
 package dev.insync.replication.controller.control;
 
 import dev.insync.replication.controller.api.AlterTopicConfigRequest;
-import dev.insync.replication.controller.api.BrokerHeartbeatRequest;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.controller.api.CreateTopicRequest;
 import dev.insync.replication.controller.api.RegisterBrokerRequest;
 import dev.insync.replication.controller.log.MetadataBatch;
@@ -101,7 +101,7 @@ class ReplayPropertyTest {
             case 2, 3, 4 -> {
                 if (epoch != null) {
                     long offset = r.nextInt(4) == 0 ? epoch - 1 : s.lastOffset();
-                    heartbeat(h, new BrokerHeartbeatRequest(id, epoch, offset, r.nextInt(8) == 0));
+                    heartbeat(h, new HeartbeatRequest(id, epoch, offset, r.nextInt(8) == 0));
                 }
             }
             case 5 -> {
@@ -111,10 +111,10 @@ class ReplayPropertyTest {
                     if (r.nextBoolean()) {
                         offline.add(new TopicPartition("unknown", 0));
                     }
-                    heartbeat(h, new BrokerHeartbeatRequest(id, epoch, s.lastOffset(), false, offline));
+                    heartbeat(h, new HeartbeatRequest(id, epoch, s.lastOffset(), false, offline));
                 }
             }
-            case 6 -> heartbeat(h, new BrokerHeartbeatRequest(id, epoch == null ? 0 : epoch - 1, s.lastOffset(), false));
+            case 6 -> heartbeat(h, new HeartbeatRequest(id, epoch == null ? 0 : epoch - 1, s.lastOffset(), false));
             case 7 -> pure(h, () -> ClusterControl.fenceBroker(s, id, r.nextInt(4) == 0 ? -1 : epoch == null ? 0 : epoch));
             case 8, 9 -> {
                 if (!s.partitions().isEmpty()) {
@@ -154,7 +154,7 @@ class ReplayPropertyTest {
         }
     }
 
-    private static void heartbeat(ControllerFixture h, BrokerHeartbeatRequest request) {
+    private static void heartbeat(ControllerFixture h, HeartbeatRequest request) {
         BrokerEntry broker = h.state.broker(request.brokerId());
         if (broker != null && broker.brokerEpoch() == request.brokerEpoch()) {
             h.heartbeated.add(request.brokerId());

@@ -2,17 +2,21 @@ package dev.insync.replication.core.broker;
 
 import dev.insync.replication.core.metadata.ControllerChannel;
 import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * LDR-4 / LDR-5, broker side: registers this broker incarnation with the controller, heartbeats,
@@ -31,6 +35,9 @@ import java.util.function.LongSupplier;
  *       this incarnation: the broker re-registers (sending its current epoch as the previous one,
  *       since this process lost nothing) and gets a new epoch; {@link #brokerEpoch()} then returns
  *       it, so suppliers handed to e.g. the AlterPartition manager pick it up.</li>
+ *   <li>Every heartbeat lists this broker's replicas whose log directory is offline (§9, Kafka's
+ *       KIP-858); {@link #reportOfflineReplicas()} sends one at once when a directory fails, so the
+ *       controller moves leadership away without waiting for the next tick.</li>
  *   <li>{@link #beginControlledShutdown()} sets {@code wantShutDown} on every following heartbeat
  *       (one is sent at once) and its future completes when an answer says {@code shouldShutDown}:
  *       leadership has moved away (ISR-7). Heartbeats then stop.</li>
@@ -57,6 +64,7 @@ public final class BrokerLifecycleManager implements AutoCloseable {
     private final long heartbeatIntervalMs;
     private final long retryBackoffMs;
     private final LongSupplier metadataOffset;
+    private final Supplier<List<TopicPartition>> offlineReplicas;
 
     private final Object lock = new Object();
     private final CompletableFuture<Long> initialRegistration = new CompletableFuture<>();
@@ -68,6 +76,8 @@ public final class BrokerLifecycleManager implements AutoCloseable {
     /** Identifies the current registration attempt or heartbeat; answers to older ones are ignored. */
     private long requestSeq;
     private boolean heartbeatInFlight;
+    /** A heartbeat was asked for while one was in flight: send the next as soon as that one is answered. */
+    private boolean heartbeatAgain;
     private Scheduler.Cancellable timer;
 
     /**
@@ -83,6 +93,17 @@ public final class BrokerLifecycleManager implements AutoCloseable {
     public BrokerLifecycleManager(int brokerId, long previousBrokerEpoch, ControllerChannel channel, Executor executor,
                                   Scheduler scheduler, long heartbeatIntervalMs, long retryBackoffMs,
                                   LongSupplier metadataOffset) {
+        this(brokerId, previousBrokerEpoch, channel, executor, scheduler, heartbeatIntervalMs, retryBackoffMs,
+                metadataOffset, List::of);
+    }
+
+    /**
+     * As the constructor above, with the replicas whose log directory is offline, read for every
+     * heartbeat (e.g. {@code ReplicaManager::offlineReplicas}).
+     */
+    public BrokerLifecycleManager(int brokerId, long previousBrokerEpoch, ControllerChannel channel, Executor executor,
+                                  Scheduler scheduler, long heartbeatIntervalMs, long retryBackoffMs,
+                                  LongSupplier metadataOffset, Supplier<List<TopicPartition>> offlineReplicas) {
         if (heartbeatIntervalMs < 1) {
             throw new IllegalArgumentException("Heartbeat interval of broker " + brokerId + " must be at least 1 ms, got "
                     + heartbeatIntervalMs);
@@ -99,6 +120,24 @@ public final class BrokerLifecycleManager implements AutoCloseable {
         this.heartbeatIntervalMs = heartbeatIntervalMs;
         this.retryBackoffMs = retryBackoffMs;
         this.metadataOffset = Objects.requireNonNull(metadataOffset, "metadataOffset");
+        this.offlineReplicas = Objects.requireNonNull(offlineReplicas, "offlineReplicas");
+    }
+
+    /**
+     * §9: a log directory failed; sends a heartbeat (with the offline replicas) now, or right after
+     * the one in flight is answered, instead of at the next tick.
+     */
+    public void reportOfflineReplicas() {
+        synchronized (lock) {
+            if (state != State.RUNNING) {
+                return;
+            }
+            if (heartbeatInFlight) {
+                heartbeatAgain = true;
+                return;
+            }
+        }
+        runOnExecutor(this::heartbeatNowIfIdle);
     }
 
     /**
@@ -253,11 +292,12 @@ public final class BrokerLifecycleManager implements AutoCloseable {
             epoch = brokerEpoch;
             shutDown = wantShutDown;
             heartbeatInFlight = true;
+            heartbeatAgain = false;
         }
         long offset = metadataOffset.getAsLong();
         CompletionStage<HeartbeatResponse> stage;
         try {
-            stage = channel.heartbeat(brokerId, epoch, offset, shutDown);
+            stage = channel.heartbeat(new HeartbeatRequest(brokerId, epoch, offset, shutDown, offlineReplicas.get()));
         } catch (RuntimeException e) {
             stage = CompletableFuture.failedFuture(e);
         }
@@ -267,14 +307,16 @@ public final class BrokerLifecycleManager implements AutoCloseable {
     private void onHeartbeat(long seq, long epoch, HeartbeatResponse response, Throwable error) {
         boolean completeShutdown = false;
         boolean reRegister = false;
+        boolean again;
         synchronized (lock) {
             if (seq != requestSeq || state != State.RUNNING) {
                 return; // an abandoned heartbeat, or one from before a re-registration
             }
             heartbeatInFlight = false;
+            again = heartbeatAgain;
             if (error != null) {
                 log.warn("Broker {} heartbeat failed ({}); next one in {} ms", brokerId, error, heartbeatIntervalMs);
-                return;
+                return; // a failed link: the next tick retries, whatever was asked meanwhile
             }
             if (response.error() == Errors.STALE_BROKER_EPOCH) {
                 log.warn("Broker {} epoch {} is stale at the controller; registering again", brokerId, epoch);
@@ -304,6 +346,9 @@ public final class BrokerLifecycleManager implements AutoCloseable {
         if (completeShutdown) {
             log.info("Broker {} controlled shutdown complete: the controller moved leadership away", brokerId);
             controlledShutdown.complete(null);
+        }
+        if (again && !reRegister && !completeShutdown) {
+            sendHeartbeat(); // reportOfflineReplicas came while this one was out
         }
     }
 

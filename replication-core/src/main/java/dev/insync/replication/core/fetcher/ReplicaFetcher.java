@@ -70,6 +70,11 @@ public final class ReplicaFetcher {
     private Entry[] lastRequestEntries = new Entry[0];
     private Scheduler.Cancellable inFlightTimeout;
     private boolean shutdown;
+    /**
+     * Set by {@link #shutdown()} before it waits for the monitor: a response being applied stops after
+     * the partition it is appending to, so shutdown waits for at most one partition's log I/O.
+     */
+    private volatile boolean stopRequested;
 
     /**
      * One followed partition, changed in place under the fetcher's monitor: an idle round (an
@@ -237,14 +242,22 @@ public final class ReplicaFetcher {
         return max;
     }
 
-    /** Stops scheduling rounds and ignores any answer still in flight. Idempotent. */
-    public synchronized void shutdown() {
-        if (shutdown) {
-            return;
+    /**
+     * Stops scheduling rounds and ignores any answer still in flight. Never interrupts anything: a
+     * response being applied on the fetcher's executor finishes the partition it is appending to or
+     * truncating (an interrupt there would close the log's channel), skips the rest, and only then
+     * does this return, so afterwards the fetcher does no log I/O. Idempotent.
+     */
+    public void shutdown() {
+        stopRequested = true;
+        synchronized (this) {
+            if (shutdown) {
+                return;
+            }
+            shutdown = true;
+            cancelPendingRound();
+            clearInFlight();
         }
-        shutdown = true;
-        cancelPendingRound();
-        clearInFlight();
         LOG.info("{}Stopped", logPrefix);
     }
 
@@ -349,6 +362,9 @@ public final class ReplicaFetcher {
         // Entries change in place: the map's structure does not change while iterating.
         for (Map.Entry<TopicPartition, Entry> me : partitions.entrySet()) {
             Entry e = me.getValue();
+            if (stopRequested) {
+                return;
+            }
             if (!e.state().isTruncating()) {
                 continue;
             }
@@ -496,6 +512,10 @@ public final class ReplicaFetcher {
         Entry[] sentEntries = request == lastRequest ? lastRequestEntries : null;
         int answered = response.partitionCount();
         for (int i = 0; i < request.partitionCount(); i++) {
+            if (stopRequested) {
+                LOG.debug("{}Stopping: the rest of the answer is not applied", logPrefix);
+                return;
+            }
             TopicPartition tp = request.topicPartition(i);
             FetchRequest.PartitionData sent = request.partitionData(i);
             FetchResponse.PartitionData data = i < answered && response.topicPartition(i).equals(tp)

@@ -21,11 +21,12 @@ public interface ControllerChannel {
     CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch);
 
     /**
-     * LDR-4: a heartbeat; {@code wantShutDown} asks for a controlled shutdown.
+     * LDR-4: a heartbeat; {@code wantShutDown} asks for a controlled shutdown, {@code offlineReplicas}
+     * lists the broker's replicas whose log directory is offline (§9).
      *
      * @return the controller's answer
      */
-    CompletionStage<HeartbeatResponse> heartbeat(int brokerId, long brokerEpoch, long metadataOffset, boolean wantShutDown);
+    CompletionStage<HeartbeatResponse> heartbeat(HeartbeatRequest request);
 
     /**
      * The controller's answer to a heartbeat.

@@ -7,8 +7,11 @@ import java.util.stream.Collectors;
  * ISR-4: a leader's ISR is either committed or has exactly one change in flight to the controller.
  * The HW is computed over {@link #maximalIsr()}, so an uncommitted change can never move it forward:
  * a pending expansion already counts the joining replica, a pending shrink still counts the leaving ones.
+ * After an unclean election the change in flight may also be the leader's report that the partition
+ * recovered (CTL-6), which leaves the ISR as it is.
  */
-public sealed interface IsrState permits IsrState.CommittedIsr, IsrState.PendingExpandIsr, IsrState.PendingShrinkIsr {
+public sealed interface IsrState
+        permits IsrState.CommittedIsr, IsrState.PendingExpandIsr, IsrState.PendingShrinkIsr, IsrState.PendingRecovery {
 
     /** The last committed ISR, in the controller's order. */
     List<Integer> isr();
@@ -100,6 +103,33 @@ public sealed interface IsrState permits IsrState.CommittedIsr, IsrState.Pending
         public PendingShrinkIsr {
             isr = List.copyOf(isr);
             outOfSyncReplicaIds = List.copyOf(outOfSyncReplicaIds);
+        }
+
+        @Override
+        public List<Integer> maximalIsr() {
+            return isr;
+        }
+
+        @Override
+        public boolean isInflight() {
+            return true;
+        }
+    }
+
+    /**
+     * CTL-6: the leader of a partition elected uncleanly (RECOVERING) reports it recovered, with the ISR unchanged.
+     * In flight like any change, so no expansion is proposed until the controller has committed the recovery.
+     *
+     * @param isr                 committed ISR (the leader alone after an unclean election)
+     * @param proposal            the proposal sent, identifying this attempt
+     * @param lastCommittedState  the state to return to on refusal
+     */
+    record PendingRecovery(List<Integer> isr, IsrProposal proposal, CommittedIsr lastCommittedState)
+            implements IsrState {
+
+        /** Immutable copy. */
+        public PendingRecovery {
+            isr = List.copyOf(isr);
         }
 
         @Override

@@ -5,6 +5,7 @@ import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.IsrState.CommittedIsr;
 import dev.insync.replication.core.partition.IsrState.PendingExpandIsr;
+import dev.insync.replication.core.partition.IsrState.PendingRecovery;
 import dev.insync.replication.core.partition.IsrState.PendingShrinkIsr;
 import dev.insync.replication.core.replica.Replica;
 import dev.insync.replication.core.replica.ReplicaState;
@@ -71,6 +72,11 @@ public final class Partition {
     private volatile IsrState isrState = new CommittedIsr(List.of());
     private volatile Map<Integer, Replica> remoteReplicas = Map.of();
 
+    /**
+     * CTL-6: this broker leads a partition the controller marked RECOVERING (an unclean election) and its report
+     * that the partition recovered is not committed yet. Written under the write lock.
+     */
+    private volatile boolean recovering;
     private volatile int minInsyncReplicas;
     private volatile boolean offline;
 
@@ -100,7 +106,9 @@ public final class Partition {
      * epoch below the current one is ignored. On a new leader epoch the epoch's start offset is the LEO, the epoch
      * cache learns (leaderEpoch, LEO) and every remote replica's state is reset; on the same leader epoch only the
      * assignment and ISR are replaced (dropping any pending ISR change). Then the HW is re-evaluated (HW-4) and the
-     * listener is told if it rose.
+     * listener is told if it rose. CTL-6: if the registration says RECOVERING (an unclean election), the leader
+     * proposes, through the AlterPartition manager, that the partition recovered with its ISR unchanged; until that
+     * is committed it proposes no expansion.
      *
      * @return whether this broker was not the leader before (and the registration was applied)
      * @throws IllegalArgumentException if the registration names another leader
@@ -114,6 +122,7 @@ public final class Partition {
         long now = settings.time().milliseconds();
         boolean isNewLeader;
         boolean hwIncreased;
+        PendingRecovery pendingRecovery = null;
         leaderIsrUpdateLock.writeLock().lock();
         try {
             if (registration.partitionEpoch() < partitionEpoch) {
@@ -147,9 +156,18 @@ public final class Partition {
             leaderReplicaId = localBrokerId;
             leaderEpoch = registration.leaderEpoch();
             partitionEpoch = registration.partitionEpoch();
+            recovering = registration.recovering();
+            if (recovering) {
+                LOG.info("{}The partition was marked as RECOVERING (unclean election); proposing it recovered with ISR {}",
+                        logPrefix, IsrState.format(registration.isr()));
+                pendingRecovery = prepareRecoveryLocked();
+            }
             hwIncreased = maybeIncrementLeaderHWLocked(now);
         } finally {
             leaderIsrUpdateLock.writeLock().unlock();
+        }
+        if (pendingRecovery != null) {
+            submitAlterPartition(pendingRecovery);
         }
         if (hwIncreased) {
             settings.listener().onHighWatermarkIncreased(topicPartition);
@@ -192,6 +210,7 @@ public final class Partition {
             leaderEpoch = registration.leaderEpoch();
             partitionEpoch = registration.partitionEpoch();
             leaderEpochStartOffset = -1L;
+            recovering = false;
             return isNewLeaderEpoch;
         } finally {
             leaderIsrUpdateLock.writeLock().unlock();
@@ -263,13 +282,17 @@ public final class Partition {
      * PRO-3: whether an acks=all request waiting for {@code requiredOffset} (its last offset + 1) is done. Done
      * with NONE once the HW reaches it and the maximal ISR has at least the effective min ISR members, with
      * NOT_ENOUGH_REPLICAS_AFTER_APPEND if it has fewer, with NOT_LEADER_OR_FOLLOWER when this broker is no longer
-     * the leader; otherwise not yet.
+     * the leader, with KAFKA_STORAGE_ERROR when its log directory went offline (§9: its HW never moves again);
+     * otherwise not yet.
      */
     public AckCheck checkEnoughReplicasReachOffset(long requiredOffset) {
         leaderIsrUpdateLock.readLock().lock();
         try {
             if (!isLeader()) {
                 return new AckCheck(true, Errors.NOT_LEADER_OR_FOLLOWER);
+            }
+            if (offline) {
+                return new AckCheck(true, Errors.KAFKA_STORAGE_ERROR);
             }
             if (log.highWatermark() >= requiredOffset) {
                 return isrState.maximalIsr().size() >= effectiveMinIsr()
@@ -316,9 +339,10 @@ public final class Partition {
      * Reads one partition of a fetch on the leader.
      * <ol>
      *   <li>FET-2 fencing in the SPEC's order, with no state change;</li>
-     *   <li>FET-3 divergence: a divergingEpoch answer with no records and no follower-state update;
-     *       OFFSET_OUT_OF_RANGE when the end of lastFetchedEpoch is undefined or the fetch offset is outside
-     *       [log start, LEO] (the answer still carries the leader's HW, log start and LEO, FOL-6);</li>
+     *   <li>FET-3: OFFSET_OUT_OF_RANGE for a fetch offset below the log start, whatever its lastFetchedEpoch;
+     *       then divergence: a divergingEpoch answer with no records and no follower-state update;
+     *       OFFSET_OUT_OF_RANGE when the end of lastFetchedEpoch is undefined or the fetch offset is above the
+     *       LEO (every such answer still carries the leader's HW, log start and LEO, FOL-6);</li>
      *   <li>FET-1: followers read to the LEO, consumers to the HW;</li>
      *   <li>FET-4, only if {@code updateFetchState} (the first read, not a parked fetch's re-read): the follower's
      *       state is updated, then an ISR expansion may be proposed (ISR-2), then the HW re-evaluated if the
@@ -348,6 +372,14 @@ public final class Partition {
                 return new PartitionFetchResult(FetchResponse.PartitionData.error(fencing), false);
             }
             long fetchOffset = data.fetchOffset();
+            long logStartOffset = log.logStartOffset();
+            if (fetchOffset < logStartOffset) {
+                // FET-3: below the log start the answer is OFFSET_OUT_OF_RANGE whether or not the follower's
+                // last fetched epoch diverges: a divergence answer would send it to truncate towards offsets
+                // this leader no longer has, instead of restarting its log at the leader's log start (FOL-6).
+                return new PartitionFetchResult(answer(Errors.OFFSET_OUT_OF_RANGE, MemoryRecords.EMPTY,
+                        Optional.empty()), false);
+            }
             if (data.lastFetchedEpoch().isPresent()) {
                 int lastFetchedEpoch = data.lastFetchedEpoch().getAsInt();
                 EpochEndOffset epochEnd = log.endOffsetForEpoch(lastFetchedEpoch);
@@ -364,9 +396,8 @@ public final class Partition {
                             false);
                 }
             }
-            long logStartOffset = log.logStartOffset();
             long leaderEndOffset = log.logEndOffset();
-            if (fetchOffset < logStartOffset || fetchOffset > leaderEndOffset) {
+            if (fetchOffset > leaderEndOffset) {
                 return new PartitionFetchResult(answer(Errors.OFFSET_OUT_OF_RANGE, MemoryRecords.EMPTY,
                         Optional.empty()), false);
             }
@@ -393,6 +424,9 @@ public final class Partition {
             leaderIsrUpdateLock.readLock().unlock();
         }
         boolean hwIncreased = false;
+        if (fromFollower && updateFetchState && recovering) {
+            maybeProposeRecovery(); // CTL-6: a refused report is retried; nobody expands before it is committed
+        }
         if (needsExpand) {
             maybeExpandIsr(replica, fetchTimeMs);
         }
@@ -470,16 +504,9 @@ public final class Partition {
                     IsrState.format(isrState.isr()));
             return false;
         }
-        long leaderEndOffset = log.logEndOffset();
-        // The loop of highWatermarkCandidate over the live replicas, without snapshotting them into a
-        // map first: this runs on every append and every follower fetch.
-        long candidate = leaderEndOffset;
-        List<Integer> maximalIsr = isrState.maximalIsr();
-        for (Map.Entry<Integer, Replica> remote : remoteReplicas.entrySet()) {
-            candidate = lowerForReplica(candidate, remote.getKey(), remote.getValue().stateSnapshot(), leaderEndOffset,
-                    maximalIsr, currentTimeMs, settings.replicaLagTimeMaxMs(), settings.eligibility());
-        }
+        long candidate = highWatermarkCandidate(currentTimeMs);
         long oldHw = log.highWatermark();
+        // HW-3: the log only ever moves the HW up
         boolean increased = log.maybeIncrementHighWatermark(candidate);
         if (increased) {
             LOG.debug("{}High watermark updated from {} to {}", logPrefix, oldHw, log.highWatermark());
@@ -488,36 +515,31 @@ public final class Partition {
     }
 
     /**
-     * HW-1, as a pure function: the leader's LEO lowered to the LEO of every remote replica that is in the
-     * maximal ISR, or that is caught up (ISR-1) and ISR-eligible (ISR-3) though not in it (so a lone leader waits
-     * for a follower about to join).
-     *
-     * @param leaderEndOffset the leader's LEO
-     * @param remoteStates    every remote replica's state by broker id
-     * @param maximalIsr      the maximal ISR (ISR-4)
+     * HW-1, the one implementation: the leader's LEO lowered to the LEO of every remote replica that is in the
+     * <em>maximal</em> ISR (ISR-4: a pending expansion already counts the joining replica, a pending shrink still
+     * counts the leaving ones), or that is caught up (ISR-1) and ISR-eligible (ISR-3) though not in it, so that a
+     * lone leader waits for a follower about to join instead of running away from it. An ISR member whose LEO is
+     * unknown (-1, HW-4: it has not fetched in this leader epoch) holds the candidate at -1. Runs on every
+     * append and every follower fetch, over the live replica states, without copying them. Called under the lock.
      */
-    public static long highWatermarkCandidate(long leaderEndOffset, Map<Integer, ReplicaState> remoteStates,
-                                              List<Integer> maximalIsr, long currentTimeMs, long replicaLagTimeMaxMs,
-                                              ReplicaEligibility eligibility) {
+    private long highWatermarkCandidate(long currentTimeMs) {
+        long leaderEndOffset = log.logEndOffset();
+        List<Integer> maximalIsr = isrState.maximalIsr();
         long candidate = leaderEndOffset;
-        for (Map.Entry<Integer, ReplicaState> entry : remoteStates.entrySet()) {
-            candidate = lowerForReplica(candidate, entry.getKey(), entry.getValue(), leaderEndOffset, maximalIsr,
-                    currentTimeMs, replicaLagTimeMaxMs, eligibility);
+        for (Map.Entry<Integer, Replica> remote : remoteReplicas.entrySet()) {
+            ReplicaState state = remote.getValue().stateSnapshot();
+            if (state.logEndOffset() >= candidate) {
+                continue;
+            }
+            int brokerId = remote.getKey();
+            boolean holdsTheHw = maximalIsr.contains(brokerId)
+                    || (state.isCaughtUp(leaderEndOffset, currentTimeMs, settings.replicaLagTimeMaxMs())
+                    && settings.eligibility().isBrokerEligible(brokerId, state.brokerEpoch()));
+            if (holdsTheHw) {
+                candidate = state.logEndOffset();
+            }
         }
         return candidate;
-    }
-
-    /** One step of {@link #highWatermarkCandidate}: the candidate, lowered to this replica's LEO if HW-1 waits for it. */
-    private static long lowerForReplica(long candidate, int brokerId, ReplicaState state, long leaderEndOffset,
-                                        List<Integer> maximalIsr, long currentTimeMs, long replicaLagTimeMaxMs,
-                                        ReplicaEligibility eligibility) {
-        if (state.logEndOffset() >= candidate) {
-            return candidate;
-        }
-        boolean waitForIt = maximalIsr.contains(brokerId)
-                || (state.isCaughtUp(leaderEndOffset, currentTimeMs, replicaLagTimeMaxMs)
-                && eligibility.isBrokerEligible(brokerId, state.brokerEpoch()));
-        return waitForIt ? state.logEndOffset() : candidate;
     }
 
     private Map<Integer, ReplicaState> snapshotStates() {
@@ -540,6 +562,11 @@ public final class Partition {
      * caught up. The proposal is sent after the lock is released.
      */
     public void maybeShrinkIsr(long currentTimeMs) {
+        if (recovering) {
+            // CTL-6: the ISR is the leader alone; the periodic task retries a refused recovery report instead.
+            maybeProposeRecovery();
+            return;
+        }
         leaderIsrUpdateLock.readLock().lock();
         try {
             if (!isLeader() || outOfSyncReplicas(currentTimeMs).isEmpty()) {
@@ -557,7 +584,8 @@ public final class Partition {
                 List<Integer> newIsr = isr.stream().filter(id -> !outOfSync.contains(id)).toList();
                 LOG.info("{}{}", logPrefix, shrinkingIsrMessage(isr, newIsr, log.highWatermark(), log.logEndOffset(),
                         outOfSyncStates(outOfSync)));
-                pending = new PendingShrinkIsr(isr, outOfSync, proposal(newIsr), isrState.lastCommittedState());
+                pending = new PendingShrinkIsr(isr, outOfSync, proposal(newIsr, !recovering),
+                        isrState.lastCommittedState());
                 isrState = pending;
             }
         } finally {
@@ -632,7 +660,7 @@ public final class Partition {
     private boolean needsExpandIsr(Replica replica) {
         IsrState state = isrState;
         ReplicaState replicaState = replica.stateSnapshot();
-        return isLeader() && !state.isInflight() && !state.isr().contains(replica.brokerId())
+        return isLeader() && !recovering && !state.isInflight() && !state.isr().contains(replica.brokerId())
                 && isFollowerInSync(replicaState.logEndOffset(), log.highWatermark(), leaderEpochStartOffset)
                 && settings.eligibility().isBrokerEligible(replica.brokerId(), replicaState.brokerEpoch());
     }
@@ -656,7 +684,8 @@ public final class Partition {
                 List<Integer> newIsr = new ArrayList<>(isr);
                 newIsr.add(replica.brokerId());
                 LOG.info("{}Expanding ISR from {} to {}", logPrefix, IsrState.format(isr), IsrState.format(newIsr));
-                pending = new PendingExpandIsr(isr, replica.brokerId(), proposal(newIsr), isrState.lastCommittedState());
+                pending = new PendingExpandIsr(isr, replica.brokerId(), proposal(newIsr, !recovering),
+                        isrState.lastCommittedState());
                 isrState = pending;
             }
         } finally {
@@ -668,10 +697,39 @@ public final class Partition {
     }
 
     /**
-     * ISR-5: the proposal: leader epoch, partition epoch, and the new ISR with each member's broker epoch (the
-     * leader's own, each follower's from its last fetch, -1 if unknown). Called under the write lock.
+     * CTL-6: while RECOVERING with nothing in flight, proposes (after the lock is released) that the partition
+     * recovered. Called on every follower fetch and by the periodic ISR task, so a refused report is retried.
      */
-    private IsrProposal proposal(List<Integer> newIsr) {
+    private void maybeProposeRecovery() {
+        PendingRecovery pending = null;
+        leaderIsrUpdateLock.writeLock().lock();
+        try {
+            if (recovering && isLeader() && !isrState.isInflight()) {
+                pending = prepareRecoveryLocked();
+            }
+        } finally {
+            leaderIsrUpdateLock.writeLock().unlock();
+        }
+        if (pending != null) {
+            submitAlterPartition(pending);
+        }
+    }
+
+    /** CTL-6: the recovery report in flight, the ISR unchanged. Called under the write lock. */
+    private PendingRecovery prepareRecoveryLocked() {
+        List<Integer> isr = isrState.isr();
+        PendingRecovery pending = new PendingRecovery(isr, proposal(isr, true), isrState.lastCommittedState());
+        isrState = pending;
+        return pending;
+    }
+
+    /**
+     * ISR-5: the proposal: leader epoch, partition epoch, and the new ISR with each member's broker epoch (the
+     * leader's own, each follower's from its last fetch, -1 if unknown), and whether the leader reports the
+     * partition recovered (CTL-6: every proposal of a leader that is not RECOVERING says so, as Kafka's
+     * leaderRecoveryState does). Called under the write lock.
+     */
+    private IsrProposal proposal(List<Integer> newIsr, boolean recovered) {
         List<AlterPartitionRequest.BrokerState> members = new ArrayList<>();
         for (int id : newIsr) {
             long epoch;
@@ -684,7 +742,7 @@ public final class Partition {
             members.add(new AlterPartitionRequest.BrokerState(id, epoch));
         }
         return new IsrProposal(new AlterPartitionRequest.Item(topicPartition, leaderEpoch, partitionEpoch, members,
-                false));
+                recovered));
     }
 
     private void submitAlterPartition(IsrState proposedState) {
@@ -704,6 +762,9 @@ public final class Partition {
         }
         if (state instanceof PendingShrinkIsr shrink) {
             return shrink.proposal();
+        }
+        if (state instanceof PendingRecovery recovery) {
+            return recovery.proposal();
         }
         throw new IllegalStateException("No proposal in committed state " + state);
     }
@@ -765,6 +826,10 @@ public final class Partition {
                 case COMMIT -> {
                     isrState = new CommittedIsr(result.isr());
                     partitionEpoch = result.partitionEpoch();
+                    if (proposedState instanceof PendingRecovery) {
+                        recovering = false; // CTL-6: from now on the ISR grows by ISR-2
+                        LOG.info("{}The partition is RECOVERED", logPrefix);
+                    }
                     LOG.info("{}{}", logPrefix, isrUpdatedMessage(result.isr(), isUnderMinIsr(), partitionEpoch));
                     hwIncreased = maybeIncrementLeaderHWLocked(settings.time().milliseconds());
                 }
@@ -791,7 +856,7 @@ public final class Partition {
             case COMMIT -> {
                 if (proposedState instanceof PendingShrinkIsr) {
                     listener.onIsrShrink(topicPartition);
-                } else {
+                } else if (proposedState instanceof PendingExpandIsr) {
                     listener.onIsrExpand(topicPartition);
                 }
                 if (hwIncreased) {
@@ -927,6 +992,14 @@ public final class Partition {
     /** The ISR state (ISR-4); committed and empty on a follower. */
     public IsrState isrState() {
         return isrState;
+    }
+
+    /**
+     * CTL-6: whether this broker leads the partition after an unclean election and the controller has not yet
+     * committed its report that the partition recovered (no expansion is proposed meanwhile).
+     */
+    public boolean isRecovering() {
+        return recovering;
     }
 
     /** The committed ISR (empty on a follower). */

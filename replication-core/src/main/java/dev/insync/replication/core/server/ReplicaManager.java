@@ -57,9 +57,17 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * One broker's replication (Kafka's {@code ReplicaManager}): its log directory, the partitions it
- * hosts, the produce and fetch purgatories, the follower fetchers, the AlterPartition manager and
- * the periodic ISR-expiration and HW-checkpoint tasks.
+ * One broker's replication (Kafka's {@code ReplicaManager}): its log directories (Kafka's
+ * {@code log.dirs}), the partitions it hosts, the produce and fetch purgatories, the follower
+ * fetchers, the AlterPartition manager and the periodic ISR-expiration and HW-checkpoint tasks.
+ *
+ * <p>Log directories (§9): a new partition's log goes to the online directory holding the fewest
+ * logs (Kafka's default placement; the first such in the order given); a partition whose log exists
+ * already stays where it is. An I/O failure takes only the directory it happened in offline: its
+ * partitions answer {@code KAFKA_STORAGE_ERROR} (FET-2, PRO), are no longer fetched, and are listed
+ * by {@link #offlineReplicas()} for the controller (the embedder's heartbeat); the others keep being
+ * served. With no online directory left the manager shuts itself down. The embedder learns both
+ * through its {@link LogDirFailureListener}.
  *
  * <p>The embedder's server calls {@link #produce}, {@link #fetch} and {@link #applyMetadataDelta}
  * on its own request-handling thread (or the simulator's loop); they do their work on the calling
@@ -84,7 +92,11 @@ public final class ReplicaManager {
 
     private final int brokerId;
     private final ReplicationConfig config;
-    private final LogDirectory logDirectory;
+    /** Kafka's {@code log.dirs}, in the order given. */
+    private final List<LogDirectory> logDirectories;
+    private final LogDirFailureListener logDirFailureListener;
+    /** Runs the shutdown of a broker whose every log directory failed (Kafka's LogDirFailureHandler thread). */
+    private final Executor logDirFailureExecutor;
     private final Scheduler scheduler;
     private final LongSupplier brokerEpoch;
     private final ReplicationMetrics metrics;
@@ -116,30 +128,59 @@ public final class ReplicaManager {
     /** Serializes metadata application (Kafka's {@code replicaStateChangeLock}). */
     private final Object stateChangeLock = new Object();
     private final List<Scheduler.Cancellable> periodicTasks = new ArrayList<>();
-    private volatile boolean logDirOffline;
+    /** Log directories an I/O failure took offline (§9); they are closed and never used again. */
+    private final Set<LogDirectory> offlineLogDirs = ConcurrentHashMap.newKeySet();
+    /** The directory holding each hosted partition's log (also while it is offline). */
+    private final Map<TopicPartition, LogDirectory> logDirOfPartition = new ConcurrentHashMap<>();
+    /** Logs in each directory, for placement; changed under the state-change lock. */
+    private final Map<LogDirectory, Integer> logCounts = new ConcurrentHashMap<>();
     private volatile boolean started;
     private volatile boolean shutDown;
     private volatile long lastAppliedMetadataOffset = -1L;
 
     /**
-     * @param brokerId      this broker's id
-     * @param config        replication settings (Kafka's property names)
-     * @param logDirectory  the broker's open log directory; the HW checkpoint restores HWs at open (HW-5)
-     * @param scheduler     the clock, timers and serial executors for every background task
-     * @param transport     how fetchers reach leaders
-     * @param controller    AlterPartition towards the controller
-     * @param brokerEpoch   this broker's current epoch (from registration), read when needed
-     * @param metrics       where gauges and ISR events go
+     * A broker with one log directory and no {@link LogDirFailureListener}; see
+     * {@link #ReplicaManager(int, ReplicationConfig, List, Scheduler, ReplicaTransport, ControllerChannel,
+     * LongSupplier, ReplicationMetrics, LogDirFailureListener)}.
      */
     public ReplicaManager(int brokerId, ReplicationConfig config, LogDirectory logDirectory, Scheduler scheduler,
                           ReplicaTransport transport, ControllerChannel controller, LongSupplier brokerEpoch,
                           ReplicationMetrics metrics) {
+        this(brokerId, config, List.of(Objects.requireNonNull(logDirectory, "logDirectory")), scheduler, transport,
+                controller, brokerEpoch, metrics, LogDirFailureListener.NONE);
+    }
+
+    /**
+     * @param brokerId        this broker's id
+     * @param config          replication settings (Kafka's property names)
+     * @param logDirectories  the broker's open log directories (Kafka's {@code log.dirs}), at least one, each
+     *                        path once; their HW checkpoints restored HWs at open (HW-5)
+     * @param scheduler       the clock, timers and serial executors for every background task
+     * @param transport       how fetchers reach leaders
+     * @param controller      AlterPartition towards the controller
+     * @param brokerEpoch     this broker's current epoch (from registration), read when needed
+     * @param metrics         where gauges and ISR events go
+     * @param logDirFailureListener told when a log directory goes offline, and when none is left (§9)
+     */
+    public ReplicaManager(int brokerId, ReplicationConfig config, List<LogDirectory> logDirectories,
+                          Scheduler scheduler, ReplicaTransport transport, ControllerChannel controller,
+                          LongSupplier brokerEpoch, ReplicationMetrics metrics,
+                          LogDirFailureListener logDirFailureListener) {
         if (brokerId < 0) {
             throw new IllegalArgumentException("Negative broker id " + brokerId);
         }
         this.brokerId = brokerId;
         this.config = Objects.requireNonNull(config, "config");
-        this.logDirectory = Objects.requireNonNull(logDirectory, "logDirectory");
+        this.logDirectories = List.copyOf(Objects.requireNonNull(logDirectories, "logDirectories"));
+        if (this.logDirectories.isEmpty()) {
+            throw new IllegalArgumentException("Broker " + brokerId + " needs at least one log directory");
+        }
+        if (this.logDirectories.stream().map(LogDirectory::path).distinct().count() != this.logDirectories.size()) {
+            throw new IllegalArgumentException("Broker " + brokerId + " has a log directory twice: "
+                    + this.logDirectories.stream().map(LogDirectory::path).toList());
+        }
+        this.logDirFailureListener = Objects.requireNonNull(logDirFailureListener, "logDirFailureListener");
+        this.logDirectories.forEach(dir -> logCounts.put(dir, dir.logs().size()));
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.brokerEpoch = Objects.requireNonNull(brokerEpoch, "brokerEpoch");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -148,6 +189,7 @@ public final class ReplicaManager {
         this.logPrefix = "[ReplicaManager broker=" + brokerId + "] ";
         this.topicConfigs = new TopicConfigs(config);
         this.backgroundExecutor = scheduler.newSerialExecutor("ReplicaManager-" + brokerId);
+        this.logDirFailureExecutor = scheduler.newSerialExecutor("LogDirFailureHandler-" + brokerId);
         this.alterPartitionManager = new AlterPartitionManager(brokerId, brokerEpoch, controller,
                 scheduler.newSerialExecutor("AlterPartitionManager-" + brokerId), scheduler,
                 config.alterPartitionRetryBackoffMs(), config.requestTimeoutMs());
@@ -195,27 +237,34 @@ public final class ReplicaManager {
                 () -> partitions.values().stream().filter(Partition::isUnderMinIsr).count());
         metrics.registerGauge(ReplicationMetrics.MAX_LAG, fetcherManager::maxLag);
         metrics.registerGauge(FAILED_PARTITIONS_COUNT, () -> fetcherManager.failedPartitions().size());
-        LOG.info("{}Started with {} logs in {}", logPrefix, logDirectory.logs().size(), logDirectory.path());
+        LOG.info("{}Started with {} logs in {}", logPrefix, logCounts.values().stream().mapToInt(Integer::intValue).sum(),
+                logDirectories.stream().map(LogDirectory::path).toList());
     }
 
     /**
-     * Stops everything and closes the log directory without the clean-shutdown marker: fetchers,
-     * periodic tasks, then every waiting produce and fetch is answered (PRO-5: waiting acks=all ends
-     * with NOT_LEADER_OR_FOLLOWER), HWs are checkpointed one last time. Idempotent.
+     * Stops everything and closes the online log directories without the clean-shutdown marker:
+     * fetchers (each finishes the partition it is writing, never interrupted), periodic tasks, then
+     * every waiting produce and fetch is answered (PRO-5: waiting acks=all ends with
+     * NOT_LEADER_OR_FOLLOWER), HWs are checkpointed one last time. A request still running meanwhile
+     * gets NOT_LEADER_OR_FOLLOWER, not a storage error, if its log closes under it. Idempotent.
      */
     public void shutdown() {
         if (stopComponents()) {
-            closeLogDirectory(() -> logDirectory.close());
+            closeLogDirectories(LogDirectory::close);
         }
     }
 
     /**
      * LDR-4: as {@link #shutdown()}, but flushes and checkpoints every log and leaves the
-     * clean-shutdown marker with {@code brokerEpoch} (LOG-9), so the next start counts as clean.
+     * clean-shutdown marker with {@code brokerEpoch} (LOG-9) in every online log directory, so the
+     * next start counts as clean.
+     *
+     * @throws dev.insync.replication.log.ApiException the first directory's failure to close cleanly (the
+     *         others are still closed)
      */
     public void closeCleanly(long brokerEpochAtShutdown) {
         if (stopComponents()) {
-            closeLogDirectory(() -> logDirectory.closeCleanly(brokerEpochAtShutdown));
+            closeLogDirectories(dir -> dir.closeCleanly(brokerEpochAtShutdown));
         }
     }
 
@@ -245,23 +294,29 @@ public final class ReplicaManager {
         return true;
     }
 
-    private void closeLogDirectory(Runnable close) {
-        if (logDirOffline) {
-            LOG.warn("{}Log directory {} is offline; closing it without checkpoints", logPrefix, logDirectory.path());
-            try {
-                logDirectory.close();
-            } catch (RuntimeException e) {
-                LOG.warn("{}Closing offline log directory {} failed: {}", logPrefix, logDirectory.path(), e.toString());
+    /** Checkpoints and closes every online log directory (offline ones were closed when they failed). */
+    private void closeLogDirectories(java.util.function.Consumer<LogDirectory> close) {
+        RuntimeException failure = null;
+        for (LogDirectory dir : logDirectories) {
+            if (offlineLogDirs.contains(dir)) {
+                continue;
             }
-            return;
+            try {
+                dir.checkpointHighWatermarks();
+            } catch (RuntimeException e) {
+                LOG.error("{}Final HW checkpoint of {} failed", logPrefix, dir.path(), e);
+            }
+            try {
+                close.accept(dir);
+            } catch (RuntimeException e) {
+                LOG.error("{}Closing log directory {} failed", logPrefix, dir.path(), e);
+                failure = failure == null ? e : failure;
+            }
         }
-        try {
-            logDirectory.checkpointHighWatermarks();
-        } catch (RuntimeException e) {
-            LOG.error("{}Final HW checkpoint of {} failed", logPrefix, logDirectory.path(), e);
-        }
-        close.run();
         LOG.info("{}Shut down", logPrefix);
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     // -------------------------------------------------------------------------------------------- produce
@@ -331,14 +386,11 @@ public final class ReplicaManager {
         try {
             result = partition.appendRecordsToLeader(records, requiredAcks);
         } catch (ApiException e) {
-            if (e.error() == Errors.KAFKA_STORAGE_ERROR) {
-                handleStorageFailure(tp, e);
-            }
+            Errors error = e.error() == Errors.KAFKA_STORAGE_ERROR ? onStorageFailure(tp, e) : e.error();
             LOG.debug("{}Produce to {} failed: {}", logPrefix, tp, e.toString());
-            return ProduceResult.failed(e.error());
+            return ProduceResult.failed(error);
         } catch (UncheckedIOException e) {
-            handleStorageFailure(tp, e);
-            return ProduceResult.failed(Errors.KAFKA_STORAGE_ERROR);
+            return ProduceResult.failed(onStorageFailure(tp, e));
         }
         LogAppendInfo info = result.info();
         // FET-5: every leader append checks the fetch purgatory (a parked follower fetch wakes on new data).
@@ -467,13 +519,10 @@ public final class ReplicaManager {
                         hwIncreased.add(tp);
                     }
                 } catch (ApiException ex) {
-                    if (ex.error() == Errors.KAFKA_STORAGE_ERROR) {
-                        handleStorageFailure(tp, ex);
-                    }
-                    answer = FetchResponse.PartitionData.error(ex.error());
+                    answer = FetchResponse.PartitionData.error(ex.error() == Errors.KAFKA_STORAGE_ERROR
+                            ? onStorageFailure(tp, ex) : ex.error());
                 } catch (UncheckedIOException ex) {
-                    handleStorageFailure(tp, ex);
-                    answer = FetchResponse.PartitionData.error(Errors.KAFKA_STORAGE_ERROR);
+                    answer = FetchResponse.PartitionData.error(onStorageFailure(tp, ex));
                 }
             }
             int size = answer.records().sizeInBytes();
@@ -639,12 +688,27 @@ public final class ReplicaManager {
         }
     }
 
+    /** Called under the state-change lock. */
     private Partition getOrCreatePartition(TopicPartition tp) {
         Partition existing = partitions.get(tp);
         if (existing != null) {
             return existing;
         }
-        Log log = logDirectory.getOrCreateLog(tp, config.logConfig());
+        LogDirectory dir = onlineLogDirectoryHolding(tp).orElseGet(() -> logDirectoryForNewLog(tp));
+        boolean isNewLog = dir.log(tp).isEmpty();
+        Log log;
+        try {
+            log = dir.getOrCreateLog(tp, config.logConfig());
+        } catch (ApiException | UncheckedIOException e) {
+            if (!(e instanceof ApiException api) || api.error() == Errors.KAFKA_STORAGE_ERROR) {
+                handleLogDirFailure(dir, e); // §9: the directory could not create or open a log
+            }
+            throw e;
+        }
+        if (isNewLog) {
+            logCounts.merge(dir, 1, Integer::sum);
+        }
+        logDirOfPartition.put(tp, dir);
         // LOG-11 group commit: leader appends leave due flushes to the LogFlusher (follower appends still flush).
         log.setLeaderFlushDeferred(true);
         Partition partition = new Partition(LocalLog.of(log), topicConfigs.minInsyncReplicas(tp.topic()),
@@ -654,19 +718,36 @@ public final class ReplicaManager {
         return partition;
     }
 
+    /** The online directory that holds a log of {@code tp} already (opened at start-up), if any. */
+    private Optional<LogDirectory> onlineLogDirectoryHolding(TopicPartition tp) {
+        return logDirectories.stream().filter(d -> !offlineLogDirs.contains(d) && d.log(tp).isPresent()).findFirst();
+    }
+
+    /** Kafka's default placement: the online directory holding the fewest logs, the first such in the order given. */
+    private LogDirectory logDirectoryForNewLog(TopicPartition tp) {
+        return logDirectories.stream().filter(d -> !offlineLogDirs.contains(d))
+                .min(Comparator.comparingInt(d -> logCounts.getOrDefault(d, 0)))
+                .orElseThrow(() -> new ApiException(Errors.KAFKA_STORAGE_ERROR, "No online log directory on broker "
+                        + brokerId + " for " + tp + " (offline: " + offlineLogDirs.stream().map(LogDirectory::path)
+                        .toList() + ")"));
+    }
+
     /** Stops hosting {@code tp} (no longer assigned, or deleted) and deletes its log; returns whether it was hosted. */
     private boolean stopReplica(TopicPartition tp) {
         Partition removed = partitions.remove(tp);
         hostedGeneration++;
+        LogDirectory dir = logDirOfPartition.remove(tp);
         if (removed == null) {
             return false;
         }
         LOG.info("{}Stopped the replica of {} and deleted its log", logPrefix, tp);
-        if (!removed.isOffline()) {
+        if (!removed.isOffline() && dir != null && !offlineLogDirs.contains(dir)) {
             try {
-                logDirectory.deleteLog(tp);
+                dir.deleteLog(tp);
+                logCounts.merge(dir, -1, Integer::sum);
             } catch (ApiException | UncheckedIOException e) {
-                LOG.error("{}Could not delete the log of {}: {}", logPrefix, tp, e.toString());
+                LOG.error("{}Could not delete the log of {} from {}: {}", logPrefix, tp, dir.path(), e.toString());
+                handleLogDirFailure(dir, e);
             }
         }
         return true;
@@ -684,49 +765,56 @@ public final class ReplicaManager {
         }
     }
 
-    /** LOG-9: the body of the recovery-point and log-start-offset checkpoint task. */
+    /** LOG-9: the body of the recovery-point and log-start-offset checkpoint task; a failure takes that directory offline (§9). */
     void checkpointRecoveryPoints() {
-        if (logDirOffline || shutDown) {
-            return;
-        }
-        try {
-            logDirectory.checkpointRecoveryPointsAndLogStartOffsets();
-        } catch (ApiException | UncheckedIOException e) {
-            LOG.error("{}Writing the recovery-point checkpoints of {} failed", logPrefix, logDirectory.path(), e);
+        for (LogDirectory dir : logDirectories) {
+            if (shutDown) {
+                return;
+            }
+            if (offlineLogDirs.contains(dir)) {
+                continue;
+            }
+            try {
+                dir.checkpointRecoveryPointsAndLogStartOffsets();
+            } catch (ApiException | UncheckedIOException e) {
+                handleLogDirFailure(dir, e);
+            }
         }
     }
 
-    /** LOG-11: the body of the flush.ms task; a storage failure takes that partition offline (§9). */
+    /** LOG-11: the body of the flush.ms task; a storage failure takes that partition's directory offline (§9). */
     void flushDueLogs() {
-        if (logDirOffline || shutDown) {
-            return;
-        }
         for (Partition partition : sortedPartitions()) {
+            if (shutDown) {
+                return;
+            }
             if (partition.isOffline()) {
                 continue;
             }
-            logDirectory.log(partition.topicPartition()).ifPresent(log -> {
+            partition.localLog().underlyingLog().ifPresent(log -> {
                 try {
                     log.flushIfDue();
                 } catch (ApiException e) {
-                    handleStorageFailure(partition.topicPartition(), e);
+                    onStorageFailure(partition.topicPartition(), e);
                 }
             });
         }
     }
 
-    /** HW-5: the body of the HW-checkpoint task. An I/O failure takes the log directory offline (§9). */
+    /** HW-5: the body of the HW-checkpoint task. An I/O failure takes that log directory offline (§9). */
     void checkpointHighWatermarks() {
-        if (logDirOffline || shutDown) {
-            return;
-        }
-        try {
-            logDirectory.checkpointHighWatermarks();
-        } catch (ApiException | UncheckedIOException e) {
-            LOG.error("{}Writing the HW checkpoint of {} failed; taking the log directory offline", logPrefix,
-                    logDirectory.path(), e);
-            logDirOffline = true;
-            sortedPartitions().forEach(p -> handleStorageFailure(p.topicPartition(), e));
+        for (LogDirectory dir : logDirectories) {
+            if (shutDown) {
+                return;
+            }
+            if (offlineLogDirs.contains(dir)) {
+                continue;
+            }
+            try {
+                dir.checkpointHighWatermarks();
+            } catch (ApiException | UncheckedIOException e) {
+                handleLogDirFailure(dir, e);
+            }
         }
     }
 
@@ -750,16 +838,74 @@ public final class ReplicaManager {
 
     // ------------------------------------------------------------------------------------------- helpers
 
-    /** §9: an I/O failure takes the partition offline (answers KAFKA_STORAGE_ERROR); others go on. */
-    private void handleStorageFailure(TopicPartition tp, RuntimeException cause) {
-        Partition partition = partitions.get(tp);
-        if (partition == null || partition.isOffline()) {
-            return;
+    /**
+     * A storage error met while serving {@code tp}: §9 takes its log directory offline, and the
+     * answer is KAFKA_STORAGE_ERROR. While the broker shuts down the error is its own closing of the
+     * log under a request still running, not a disk failure: nothing goes offline and the answer is
+     * NOT_LEADER_OR_FOLLOWER (the client retries elsewhere, as with any stopping broker).
+     */
+    private Errors onStorageFailure(TopicPartition tp, RuntimeException cause) {
+        if (shutDown) {
+            LOG.debug("{}Storage error on {} while shutting down: {}", logPrefix, tp, cause.toString());
+            return Errors.NOT_LEADER_OR_FOLLOWER;
         }
-        LOG.error("{}Storage failure on {} in {}; the partition is offline: {}", logPrefix, tp, logDirectory.path(),
-                cause.toString());
-        partition.markOffline();
-        fetcherManager.removeFetcherForPartitions(Set.of(tp));
+        handleStorageFailure(tp, cause);
+        return Errors.KAFKA_STORAGE_ERROR;
+    }
+
+    /** §9: an I/O failure on {@code tp} takes the directory holding its log offline. */
+    private void handleStorageFailure(TopicPartition tp, RuntimeException cause) {
+        LogDirectory dir = logDirOfPartition.get(tp);
+        if (dir != null) {
+            handleLogDirFailure(dir, cause);
+        }
+    }
+
+    /**
+     * §9 (Kafka's {@code handleLogDirFailure}): takes {@code dir} offline once. Its partitions answer
+     * KAFKA_STORAGE_ERROR from now on and leave the fetchers, waiting requests on them end, the
+     * directory's logs are closed, and the listener is told (the embedder reports
+     * {@link #offlineReplicas()} to the controller). With no online directory left, the broker stops.
+     * Failures while shutting down are the shutdown's own closing and are ignored.
+     */
+    private void handleLogDirFailure(LogDirectory dir, RuntimeException cause) {
+        Set<TopicPartition> affected = new java.util.TreeSet<>(Comparator.comparing(TopicPartition::topic)
+                .thenComparingInt(TopicPartition::partition));
+        boolean noneOnline;
+        synchronized (stateChangeLock) {
+            if (shutDown || !offlineLogDirs.add(dir)) {
+                return;
+            }
+            logDirOfPartition.forEach((tp, d) -> {
+                if (d == dir) {
+                    affected.add(tp);
+                }
+            });
+            LOG.error("{}Log directory {} failed ({}); its partitions {} are offline and answer KAFKA_STORAGE_ERROR",
+                    logPrefix, dir.path(), cause.toString(), affected);
+            for (TopicPartition tp : affected) {
+                Partition partition = partitions.get(tp);
+                if (partition != null) {
+                    partition.markOffline();
+                }
+            }
+            fetcherManager.removeFetcherForPartitions(affected);
+            noneOnline = offlineLogDirs.size() == logDirectories.size();
+        }
+        try {
+            dir.close();
+        } catch (RuntimeException e) {
+            LOG.warn("{}Closing failed log directory {}: {}", logPrefix, dir.path(), e.toString());
+        }
+        affected.forEach(this::wakePurgatories);
+        logDirFailureListener.onLogDirOffline(dir.path(), Collections.unmodifiableSet(affected));
+        if (noneOnline) {
+            LOG.error("{}Shutting down broker {}: every log directory {} has failed", logPrefix, brokerId,
+                    logDirectories.stream().map(LogDirectory::path).toList());
+            logDirFailureListener.onNoOnlineLogDir();
+            // Not on this thread: it may be a fetcher's or the one a purgatory completes on.
+            logDirFailureExecutor.execute(this::shutdown);
+        }
     }
 
     private Optional<Partition> onlinePartition(TopicPartition tp) {
@@ -797,14 +943,44 @@ public final class ReplicaManager {
         return fetcherManager;
     }
 
-    /** The log directory. */
+    /** The first log directory (the only one of a single-directory broker). */
     public LogDirectory logDirectory() {
-        return logDirectory;
+        return logDirectories.get(0);
     }
 
-    /** Whether an I/O failure took the log directory offline (§9). */
-    public boolean isLogDirOffline() {
-        return logDirOffline;
+    /** Every log directory, online or not, in the order given. */
+    public List<LogDirectory> logDirectories() {
+        return logDirectories;
+    }
+
+    /** The log directory holding {@code tp}'s log, if this broker hosts it. */
+    public Optional<LogDirectory> logDirectoryOf(TopicPartition tp) {
+        return Optional.ofNullable(logDirOfPartition.get(tp));
+    }
+
+    /** The log directories an I/O failure took offline (§9), in the order given. */
+    public List<LogDirectory> offlineLogDirectories() {
+        return logDirectories.stream().filter(offlineLogDirs::contains).toList();
+    }
+
+    /**
+     * The hosted replicas whose log directory is offline, by topic then partition: what the
+     * controller must learn (KIP-858; {@link dev.insync.replication.core.metadata.HeartbeatRequest#offlineReplicas()})
+     * so that leadership and ISR membership move away from them (ISR-8).
+     */
+    public List<TopicPartition> offlineReplicas() {
+        if (offlineLogDirs.isEmpty()) {
+            return List.of();
+        }
+        return logDirOfPartition.entrySet().stream().filter(e -> offlineLogDirs.contains(e.getValue()))
+                .map(Map.Entry::getKey)
+                .sorted(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition))
+                .toList();
+    }
+
+    /** Whether {@link #shutdown()} or {@link #closeCleanly(long)} ran, or the last log directory failed. */
+    public boolean isShutDown() {
+        return shutDown;
     }
 
     /**
@@ -891,7 +1067,7 @@ public final class ReplicaManager {
                 LOG.debug("{}Flush of a log of {} that is no longer hosted failed: {}", logPrefix, tp, cause.toString());
                 return;
             }
-            handleStorageFailure(tp, cause);
+            onStorageFailure(tp, cause);
             // Produces waiting for this flush now end with KAFKA_STORAGE_ERROR, as a failed append would have.
             wakePurgatories(tp);
         }
@@ -907,7 +1083,7 @@ public final class ReplicaManager {
         @Override
         public void onPartitionFailed(TopicPartition tp, Errors error, String reason) {
             if (error == Errors.KAFKA_STORAGE_ERROR) {
-                handleStorageFailure(tp, new ApiException(Errors.KAFKA_STORAGE_ERROR, reason));
+                onStorageFailure(tp, new ApiException(Errors.KAFKA_STORAGE_ERROR, reason));
             }
         }
     }

@@ -61,26 +61,37 @@ public final class SerialThreadExecutor implements Executor, AutoCloseable {
     }
 
     /**
-     * Stops accepting tasks, lets queued ones finish for at most the close timeout, then
-     * interrupts the thread. Idempotent; returns within about twice the close timeout.
+     * Stops accepting tasks and waits at most the close timeout for the queued ones to finish. The
+     * thread is never interrupted: a task may be in the middle of log I/O, and an interrupt there
+     * makes Java close the {@code FileChannel} under it ({@code ClosedByInterruptException}), which
+     * takes the log offline (Kafka's replica fetchers are non-interruptible for the same reason). A
+     * thread still busy after the timeout is logged and left to finish on its own (it is a daemon).
+     * Idempotent; returns within about the close timeout.
      */
     @Override
     public void close() {
         pool.shutdown();
         try {
             if (!pool.awaitTermination(closeTimeoutMs, TimeUnit.MILLISECONDS)) {
-                log.warn("Serial executor {} did not finish within {} ms; interrupting it", name, closeTimeoutMs);
-                pool.shutdownNow();
-                if (!pool.awaitTermination(closeTimeoutMs, TimeUnit.MILLISECONDS)) {
-                    log.error("Serial executor {} ignored its interrupt and is still running", name);
-                }
+                log.warn("Serial executor {} did not finish within {} ms; leaving it to finish (not interrupted)",
+                        name, closeTimeoutMs);
             }
         } catch (InterruptedException e) {
-            pool.shutdownNow();
+            // The closing thread was interrupted, not the executor's: stop waiting, keep the flag.
             Thread.currentThread().interrupt();
         } finally {
             onClose.run();
         }
+    }
+
+    /**
+     * Waits at most {@code timeoutMs} for the thread to end after {@link #close()} (e.g. one that
+     * close left running).
+     *
+     * @return whether it has ended
+     */
+    public boolean awaitTermination(long timeoutMs) throws InterruptedException {
+        return pool.awaitTermination(timeoutMs, TimeUnit.MILLISECONDS);
     }
 
     /** Whether the thread has ended after {@link #close()}. */

@@ -47,7 +47,7 @@ public final class ThreadScheduler implements Scheduler, AutoCloseable {
      * @param time           the clock handed to components ({@link #time()})
      * @param namePrefix     prefix of the timer threads' names
      * @param timerThreads   number of timer threads, at least 1 (they only hand tasks over, so 1 is usually enough)
-     * @param closeTimeoutMs how long {@link #close()} waits for each executor before interrupting it
+     * @param closeTimeoutMs how long {@link #close()} waits for each executor (it never interrupts one)
      */
     public ThreadScheduler(Time time, String namePrefix, int timerThreads, long closeTimeoutMs) {
         this.time = Objects.requireNonNull(time, "time");
@@ -123,7 +123,11 @@ public final class ThreadScheduler implements Scheduler, AutoCloseable {
         return List.copyOf(executors);
     }
 
-    /** Stops the timer, then every serial executor, each within the close timeout. Idempotent. */
+    /**
+     * Stops the timer, then every serial executor, each within the close timeout. The timer threads
+     * only hand tasks over and are interrupted; an executor's thread never is (see
+     * {@link SerialThreadExecutor#close()}). Idempotent.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {

@@ -57,7 +57,7 @@ class AlterPartitionManagerThreadsTest {
         }
 
         @Override
-        public CompletionStage<HeartbeatResponse> heartbeat(int brokerId, long brokerEpoch, long metadataOffset, boolean wantShutDown) {
+        public CompletionStage<HeartbeatResponse> heartbeat(dev.insync.replication.core.metadata.HeartbeatRequest request) {
             throw new UnsupportedOperationException("not used by this test");
         }
     }

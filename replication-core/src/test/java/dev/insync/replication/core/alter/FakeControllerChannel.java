@@ -3,6 +3,8 @@ package dev.insync.replication.core.alter;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
+import dev.insync.replication.log.TopicPartition;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +26,7 @@ public final class FakeControllerChannel implements ControllerChannel {
 
     /** One recorded heartbeat. */
     public record HeartbeatCall(int brokerId, long brokerEpoch, long metadataOffset, boolean wantShutDown,
-                                CompletableFuture<HeartbeatResponse> response) {
+                                List<TopicPartition> offlineReplicas, CompletableFuture<HeartbeatResponse> response) {
     }
 
     public final List<AlterCall> alterCalls = new ArrayList<>();
@@ -46,9 +48,9 @@ public final class FakeControllerChannel implements ControllerChannel {
     }
 
     @Override
-    public CompletionStage<HeartbeatResponse> heartbeat(int brokerId, long brokerEpoch, long metadataOffset,
-                                                        boolean wantShutDown) {
-        HeartbeatCall call = new HeartbeatCall(brokerId, brokerEpoch, metadataOffset, wantShutDown, new CompletableFuture<>());
+    public CompletionStage<HeartbeatResponse> heartbeat(HeartbeatRequest request) {
+        HeartbeatCall call = new HeartbeatCall(request.brokerId(), request.brokerEpoch(), request.metadataOffset(),
+                request.wantShutDown(), request.offlineReplicas(), new CompletableFuture<>());
         heartbeatCalls.add(call);
         return call.response();
     }

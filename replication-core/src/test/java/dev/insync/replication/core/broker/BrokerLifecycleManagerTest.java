@@ -4,11 +4,14 @@ import dev.insync.replication.core.alter.FakeControllerChannel;
 import dev.insync.replication.core.alter.ManualScheduler;
 import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
 import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,6 +78,38 @@ class BrokerLifecycleManagerTest {
         assertThat(m.brokerEpoch()).isEqualTo(5);
         assertThat(m.isFenced()).as("a new incarnation is fenced until a heartbeat says otherwise").isTrue();
         assertThat(m.state()).isEqualTo(BrokerLifecycleManager.State.RUNNING);
+    }
+
+    @Test
+    @DisplayName("§9 every heartbeat lists the offline replicas; reportOfflineReplicas sends one at once, or right after the one in flight")
+    void heartbeatsCarryOfflineReplicas() {
+        List<TopicPartition> offline = new CopyOnWriteArrayList<>();
+        BrokerLifecycleManager m = new BrokerLifecycleManager(3, -1, channel,
+                scheduler.newSerialExecutor("BrokerLifecycle-3"), scheduler, HEARTBEAT_MS, BACKOFF_MS,
+                metadataOffset::get, () -> List.copyOf(offline));
+        m.start();
+        scheduler.runReady();
+        channel.lastRegister().response().complete(5L);
+        scheduler.runReady();
+        assertThat(channel.lastHeartbeat().offlineReplicas()).isEmpty();
+        channel.lastHeartbeat().response().complete(answer(false, false));
+        scheduler.runReady();
+
+        offline.add(new TopicPartition("rep", 0));
+        m.reportOfflineReplicas();
+        scheduler.runReady();
+        assertThat(channel.heartbeatCalls).as("at once, not at the next tick").hasSize(2);
+        assertThat(channel.lastHeartbeat().offlineReplicas()).containsExactly(new TopicPartition("rep", 0));
+
+        offline.add(new TopicPartition("rep", 1));
+        m.reportOfflineReplicas(); // one is in flight: the next goes out when it is answered
+        scheduler.runReady();
+        assertThat(channel.heartbeatCalls).hasSize(2);
+        channel.lastHeartbeat().response().complete(answer(false, false));
+        scheduler.runReady();
+        assertThat(channel.heartbeatCalls).hasSize(3);
+        assertThat(channel.lastHeartbeat().offlineReplicas())
+                .containsExactly(new TopicPartition("rep", 0), new TopicPartition("rep", 1));
     }
 
     @Test

@@ -1,20 +1,19 @@
 package dev.insync.replication.core.fetcher;
 
 import dev.insync.replication.log.TopicPartition;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Label;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.AlphaChars;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 class FetcherManagerTest extends FetcherTestSupport {
 
@@ -41,16 +40,24 @@ class FetcherManagerTest extends FetcherTestSupport {
         assertThat(FetcherManager.fetcherId(tp, 7)).isZero();
     }
 
-    @Property(tries = 200)
-    @Label("FOL-1 fetcherId = abs(31 * topic.hashCode() + partition) % num.replica.fetchers")
-    void fol1Formula(@ForAll @AlphaChars @StringLength(min = 1, max = 12) String topic,
-                     @ForAll @IntRange(min = 0, max = 5000) int partition,
-                     @ForAll @IntRange(min = 1, max = 16) int numFetchers) {
-        long v = (int) (31L * topic.hashCode() + partition); // Java int arithmetic wraps the same way
-        long expected = (v == Integer.MIN_VALUE ? 0 : Math.abs(v)) % numFetchers;
-        assertThat(FetcherManager.fetcherId(new TopicPartition(topic, partition), numFetchers))
-                .isEqualTo((int) expected)
-                .isBetween(0, numFetchers - 1);
+    /** Topic names of 1 to 12 ASCII letters (a-z, A-Z). */
+    private static Gen<String> alphaTopics() {
+        Gen<Character> letter = integers().between(0, 51).map(i -> (char) (i < 26 ? 'a' + i : 'A' + i - 26));
+        return lists().of(letter).ofSizeBetween(1, 12)
+                .map(cs -> cs.stream().map(String::valueOf).collect(Collectors.joining()));
+    }
+
+    @Test
+    @DisplayName("FOL-1 fetcherId = abs(31 * topic.hashCode() + partition) % num.replica.fetchers")
+    void fol1Formula() {
+        qt().withExamples(200).forAll(alphaTopics(), integers().between(0, 5000), integers().between(1, 16))
+                .checkAssert((topic, partition, numFetchers) -> {
+                    long v = (int) (31L * topic.hashCode() + partition); // Java int arithmetic wraps the same way
+                    long expected = (v == Integer.MIN_VALUE ? 0 : Math.abs(v)) % numFetchers;
+                    assertThat(FetcherManager.fetcherId(new TopicPartition(topic, partition), numFetchers))
+                            .isEqualTo((int) expected)
+                            .isBetween(0, numFetchers - 1);
+                });
     }
 
     @Test

@@ -4,17 +4,16 @@ import dev.insync.replication.core.fetcher.Truncation.OffsetTruncationState;
 import dev.insync.replication.core.fetcher.Truncation.OutOfRangeAction;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEndOffset;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Label;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
 
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 class TruncationTest {
 
@@ -63,19 +62,22 @@ class TruncationTest {
                 Optional.of(new EpochEndOffset(0, 3)))).isEqualTo(new OffsetTruncationState(11, true));
     }
 
-    @Property(tries = 200)
-    @Label("FOL-8 the truncation offset never exceeds the LEO")
-    void fol8NeverAboveLeo(@ForAll @IntRange(min = -1, max = 5) int leaderEpoch,
-                           @ForAll @LongRange(min = 0, max = 100) long leaderEnd,
-                           @ForAll @LongRange(min = 0, max = 100) long leo,
-                           @ForAll @IntRange(min = -1, max = 5) int followerEpoch,
-                           @ForAll @LongRange(min = 0, max = 100) long followerEnd) {
-        Optional<EpochEndOffset> follower = followerEpoch < 0 ? Optional.empty()
-                : Optional.of(new EpochEndOffset(Math.min(followerEpoch, Math.max(leaderEpoch, 0)),
-                Math.min(followerEnd, leo)));
-        OffsetTruncationState t = Truncation.onDivergingEpoch(new EpochEndOffset(leaderEpoch, leaderEnd), leo, leo,
-                follower);
-        assertThat(t.offset()).isBetween(0L, leo);
+    @Test
+    @DisplayName("FOL-8 the truncation offset never exceeds the LEO")
+    void fol8NeverAboveLeo() {
+        qt().withExamples(200)
+                .forAll(integers().between(-1, 5), longs().between(0, 100), longs().between(0, 100),
+                        integers().between(-1, 5).zip(longs().between(0, 100), Pair::of))
+                .checkAssert((leaderEpoch, leaderEnd, leo, followerEpochAndEnd) -> {
+                    int followerEpoch = followerEpochAndEnd._1;
+                    long followerEnd = followerEpochAndEnd._2;
+                    Optional<EpochEndOffset> follower = followerEpoch < 0 ? Optional.empty()
+                            : Optional.of(new EpochEndOffset(Math.min(followerEpoch, Math.max(leaderEpoch, 0)),
+                            Math.min(followerEnd, leo)));
+                    OffsetTruncationState t = Truncation.onDivergingEpoch(new EpochEndOffset(leaderEpoch, leaderEnd),
+                            leo, leo, follower);
+                    assertThat(t.offset()).isBetween(0L, (long) leo);
+                });
     }
 
     @Test

@@ -15,7 +15,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 
 import static dev.insync.replication.core.partition.Partition.AlterPartitionOutcome.COMMIT;
 import static dev.insync.replication.core.partition.Partition.AlterPartitionOutcome.IGNORE;
@@ -24,7 +23,11 @@ import static dev.insync.replication.core.partition.Partition.AlterPartitionOutc
 import static dev.insync.replication.core.partition.Partition.AlterPartitionOutcome.STAY_PENDING;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The partition's decisions as plain functions over state and a clock value (no threads, no files). */
+/**
+ * The partition's decisions that are plain functions over state and a clock value (no threads, no files). The HW
+ * candidate (HW-1, ISR-4) is not one of them: it has one implementation, over the live replica states, and is
+ * tested where it runs, through follower fetches and AlterPartition answers ({@code PartitionTest.HighWatermark}).
+ */
 class PartitionLogicTest {
 
     private static final long LAG = 5000L;
@@ -41,45 +44,6 @@ class PartitionLogicTest {
             map.put((Integer) idAndState[i], (ReplicaState) idAndState[i + 1]);
         }
         return map;
-    }
-
-    @Test
-    @DisplayName("HW-1 candidate is the leader LEO lowered to every maximal-ISR member's LEO")
-    void hw1MaximalIsr() {
-        Map<Integer, ReplicaState> s = states(2, at(15, 0, 1), 3, at(12, 0, 1));
-        assertThat(Partition.highWatermarkCandidate(18, s, List.of(1, 2, 3), 100_000, LAG, ReplicaEligibility.ALL_ELIGIBLE))
-                .isEqualTo(12);
-        // 3 is neither in the ISR nor caught up (last caught up long ago): it does not hold the HW back
-        assertThat(Partition.highWatermarkCandidate(18, s, List.of(1, 2), 100_000, LAG, ReplicaEligibility.ALL_ELIGIBLE))
-                .isEqualTo(15);
-        // unknown LEO (-1) of an ISR member after a leader change holds the HW at -1 (HW-4)
-        Map<Integer, ReplicaState> unknown = states(2, ReplicaState.EMPTY);
-        assertThat(Partition.highWatermarkCandidate(18, unknown, List.of(1, 2), 0, LAG, ReplicaEligibility.ALL_ELIGIBLE))
-                .isEqualTo(-1);
-    }
-
-    @Test
-    @DisplayName("HW-1 a caught-up, ISR-eligible replica outside the ISR holds the HW back; an ineligible one does not")
-    void hw1WaitsForJoiningReplica() {
-        Map<Integer, ReplicaState> s = states(2, at(15, 99_000, 7));
-        assertThat(Partition.highWatermarkCandidate(18, s, List.of(1), 100_000, LAG, ReplicaEligibility.ALL_ELIGIBLE))
-                .isEqualTo(15);
-        ReplicaEligibility fenced = eligibility(false);
-        assertThat(Partition.highWatermarkCandidate(18, s, List.of(1), 100_000, LAG, fenced)).isEqualTo(18);
-    }
-
-    @Test
-    @DisplayName("ISR-4 HW-1 the HW is computed over the maximal ISR: pending expand counts the joiner, pending shrink the leavers")
-    void isr4MaximalIsrInCandidate() {
-        Map<Integer, ReplicaState> s = states(2, at(18, 0, 1), 3, at(12, 0, 1));
-        IsrState shrink = new PendingShrinkIsr(List.of(1, 2, 3), List.of(3), DUMMY, new CommittedIsr(List.of(1, 2, 3)));
-        assertThat(shrink.maximalIsr()).containsExactly(1, 2, 3);
-        assertThat(Partition.highWatermarkCandidate(18, s, shrink.maximalIsr(), 100_000, LAG, eligibility(false)))
-                .as("a pending shrink cannot move the HW forward").isEqualTo(12);
-        IsrState expand = new PendingExpandIsr(List.of(1, 2), 3, DUMMY, new CommittedIsr(List.of(1, 2)));
-        assertThat(expand.maximalIsr()).containsExactly(1, 2, 3);
-        assertThat(Partition.highWatermarkCandidate(18, s, expand.maximalIsr(), 100_000, LAG, eligibility(false)))
-                .as("a pending expand already waits for the joiner").isEqualTo(12);
     }
 
     @Test
@@ -166,19 +130,5 @@ class PartitionLogicTest {
         assertThat(Partition.isrUpdatedMessage(List.of(1, 2), false, 1)).isEqualTo("ISR updated to 1,2  and version updated to 1");
         assertThat(Partition.isrUpdatedMessage(List.of(1), true, 3))
                 .isEqualTo("ISR updated to 1 (under-min-isr) and version updated to 3");
-    }
-
-    static ReplicaEligibility eligibility(boolean eligible) {
-        return new ReplicaEligibility() {
-            @Override
-            public boolean isBrokerEligible(int brokerId, long brokerEpochFromFetch) {
-                return eligible;
-            }
-
-            @Override
-            public OptionalLong registeredBrokerEpoch(int brokerId) {
-                return OptionalLong.empty();
-            }
-        };
     }
 }

@@ -1,5 +1,6 @@
 package dev.insync.replication.core.partition;
 
+import dev.insync.replication.core.ActionSequences;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.produce.DelayedProduce;
@@ -8,14 +9,11 @@ import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
 import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.LogAppendInfo;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Label;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +26,9 @@ import java.util.Set;
 import static dev.insync.replication.core.partition.PartitionFixture.TP;
 import static dev.insync.replication.core.partition.PartitionFixture.registration;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.integers;
 
 /**
  * A state-machine property over one leader partition (broker 1, replicas 1,2,3): random appends (acks=1 and
@@ -68,25 +69,21 @@ class PartitionStateMachinePropertyTest {
     record Expire() implements Cmd {
     }
 
-    @Provide
-    Arbitrary<List<Cmd>> commands() {
-        Arbitrary<Cmd> append = Combinators.combine(Arbitraries.integers().between(1, 4), Arbitraries.of(-1, 1))
-                .as(Append::new);
-        Arbitrary<Cmd> fetch = Combinators.combine(Arbitraries.of(2, 3), Arbitraries.of(0, 50, 100, 100))
-                .as(Fetch::new);
-        Arbitrary<Cmd> advance = Arbitraries.integers().between(0, 4000).map(Advance::new);
-        Arbitrary<Cmd> answer = Combinators.combine(Arbitraries.integers().between(0, 3), Arbitraries.of(Kind.class))
-                .as(Answer::new);
-        return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(5, append),
-                net.jqwik.api.Tuple.of(8, fetch),
-                net.jqwik.api.Tuple.of(3, advance),
-                net.jqwik.api.Tuple.of(2, Arbitraries.just(new Shrink())),
-                net.jqwik.api.Tuple.of(3, answer),
-                net.jqwik.api.Tuple.of(1, Arbitraries.just(new Publish())),
-                net.jqwik.api.Tuple.of(1, Arbitraries.just(new LeaderChange())),
-                net.jqwik.api.Tuple.of(1, Arbitraries.just(new Expire()))
-        ).list().ofMinSize(1).ofMaxSize(60);
+    static Gen<List<Cmd>> commands() {
+        Gen<Cmd> append = integers().between(1, 4).zip(arbitrary().pick(-1, 1), Append::new);
+        Gen<Cmd> fetch = arbitrary().pick(2, 3).zip(arbitrary().pick(0, 50, 100, 100), Fetch::new);
+        Gen<Cmd> advance = integers().between(0, 4000).map(Advance::new);
+        Gen<Cmd> answer = integers().between(0, 3).zip(arbitrary().enumValues(Kind.class), Answer::new);
+        Gen<Cmd> any = Generate.frequency(List.of(
+                Pair.of(5, append),
+                Pair.of(8, fetch),
+                Pair.of(3, advance),
+                Pair.of(2, Generate.constant(new Shrink())),
+                Pair.of(3, answer),
+                Pair.of(1, Generate.constant(new Publish())),
+                Pair.of(1, Generate.constant(new LeaderChange())),
+                Pair.of(1, Generate.constant(new Expire()))));
+        return ActionSequences.of(any, 1, 60);
     }
 
     /** Everything the property tracks besides the partition. */
@@ -113,9 +110,13 @@ class PartitionStateMachinePropertyTest {
         }
     }
 
-    @Property(tries = 120)
-    @Label("HW-1 HW-2 HW-3 HW-4 HW-6 ISR-4 PRO-3 hold under random appends, fetches, shrinks, AlterPartition answers and leader changes")
-    void partitionStateMachine(@ForAll @IntRange(min = 1, max = 3) int minIsr, @ForAll("commands") List<Cmd> cmds) {
+    @Test
+    @DisplayName("HW-1 HW-2 HW-3 HW-4 HW-6 ISR-4 PRO-3 hold under random appends, fetches, shrinks, AlterPartition answers and leader changes")
+    void partitionStateMachine() {
+        qt().withExamples(120).forAll(integers().between(1, 3), commands()).checkAssert(this::run);
+    }
+
+    private void run(int minIsr, List<Cmd> cmds) {
         Model m = new Model(minIsr);
         for (Cmd cmd : cmds) {
             IsrState before = m.f.partition.isrState();

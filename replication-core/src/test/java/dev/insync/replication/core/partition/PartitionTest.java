@@ -2,6 +2,7 @@ package dev.insync.replication.core.partition;
 
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
+import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.IsrState.CommittedIsr;
 import dev.insync.replication.core.partition.IsrState.PendingExpandIsr;
 import dev.insync.replication.core.partition.IsrState.PendingShrinkIsr;
@@ -264,8 +265,91 @@ class PartitionTest {
         }
     }
 
+    /**
+     * HW-1..HW-4 where the HW is computed: on the live partition, through follower fetches, appends and
+     * AlterPartition answers (there is no standalone copy of the candidate to test instead).
+     */
     @Nested
     class HighWatermark {
+
+        @Test
+        @DisplayName("HW-1 the HW is the lowest LEO of the ISR members, moving as each one's fetch offset moves")
+        void hw1LowestIsrLeo() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(18, 1);
+            f.followerFetch(2, 15);
+            assertThat(f.partition.highWatermark()).as("3 has not fetched: its LEO is unknown").isZero();
+            PartitionFetchResult third = f.followerFetch(3, 12);
+            assertThat(third.highWatermarkIncreased()).isTrue();
+            assertThat(f.partition.highWatermark()).isEqualTo(12);
+            f.followerFetch(3, 16);
+            assertThat(f.partition.highWatermark()).isEqualTo(15);
+            f.followerFetch(2, 18);
+            assertThat(f.partition.highWatermark()).isEqualTo(16);
+        }
+
+        @Test
+        @DisplayName("HW-1 ISR-4 a pending expansion holds the HW at the joining replica's LEO even once it is no longer caught up")
+        void hw1PendingExpansionHoldsTheHw() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2)));
+            f.append(10, 1);
+            f.followerFetch(2, 10);
+            f.followerFetch(3, 10); // ISR-2: 3 joins; the expansion is in flight
+            assertThat(f.partition.isrState()).isInstanceOf(PendingExpandIsr.class);
+            assertThat(f.partition.highWatermark()).isEqualTo(10);
+
+            f.append(5, 1);
+            f.time.advance(PartitionFixture.LAG_MS + 1); // 3 is no longer caught up by time
+            f.followerFetch(2, 15);
+
+            assertThat(f.partition.remoteReplicaState(3).orElseThrow()
+                    .isCaughtUp(15, f.time.milliseconds(), PartitionFixture.LAG_MS)).isFalse();
+            assertThat(f.partition.highWatermark()).as("3 is in the maximal ISR 1,2,3: the HW waits for it")
+                    .isEqualTo(10);
+            f.sender.last().accept(1);
+            assertThat(f.partition.isr()).containsExactly(1, 2, 3);
+            assertThat(f.partition.highWatermark()).isEqualTo(10);
+            f.followerFetch(3, 15);
+            assertThat(f.partition.highWatermark()).isEqualTo(15);
+        }
+
+        @Test
+        @DisplayName("HW-1 a caught-up, ISR-eligible replica outside the ISR holds the HW back; once ineligible it does not")
+        void hw1CaughtUpEligibleReplicaHoldsTheHw() {
+            PartitionFixture f = new PartitionFixture(1);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1)));
+            f.append(10, 1);
+            assertThat(f.partition.highWatermark()).as("nobody else is caught up: the leader alone commits").isEqualTo(10);
+            f.followerFetch(3, 10); // 3 joins: an expansion is in flight, so 2 cannot join meanwhile (ISR-4)
+            f.followerFetch(2, 10); // caught up and eligible, but not in the (maximal) ISR 1,3
+            assertThat(f.partition.isrState().maximalIsr()).containsExactly(1, 3);
+
+            f.append(5, 1);
+            f.followerFetch(3, 15);
+
+            assertThat(f.partition.highWatermark()).as("2 is about to join: the leader waits for it").isEqualTo(10);
+            f.fenced.add(2); // ISR-3: no longer eligible, so no longer waited for (a re-evaluation, as on new metadata)
+            assertThat(f.partition.maybeIncrementLeaderHW(f.time.milliseconds())).isTrue();
+            assertThat(f.partition.highWatermark()).isEqualTo(15);
+        }
+
+        @Test
+        @DisplayName("HW-2 HW-4 a committed expansion that lifts the ISR to min ISR re-evaluates the HW, which was frozen until then")
+        void hw2CommittedExpansionUnfreezesTheHw() {
+            PartitionFixture f = new PartitionFixture(2);
+            f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2), List.of(1)));
+            f.append(4, 1);
+            f.followerFetch(2, 4); // ISR-2: 2 joins, proposal in flight
+            assertThat(f.partition.isrState()).isInstanceOf(PendingExpandIsr.class);
+            assertThat(f.partition.highWatermark()).as("HW-2: the committed ISR 1 is under min ISR 2").isZero();
+
+            f.sender.last().accept(1);
+
+            assertThat(f.partition.isr()).containsExactly(1, 2);
+            assertThat(f.partition.highWatermark()).isEqualTo(4);
+            assertThat(f.events).containsSubsequence("expand", "hw");
+        }
 
         @Test
         @DisplayName("HW-2 under min ISR the HW does not move at all, even for acks=1 records")
@@ -426,6 +510,32 @@ class PartitionTest {
             f.log.maybeIncrementLogStartOffset(3);
             assertThat(f.followerFetch(2, 2).data().error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE);
             assertThat(f.partition.remoteReplicaState(2).orElseThrow().logEndOffset()).isEqualTo(-1);
+        }
+
+        @Test
+        @DisplayName("FET-3 a fetch below the log start is OFFSET_OUT_OF_RANGE even when its lastFetchedEpoch diverges")
+        void fet3BelowLogStartBeatsDivergence() {
+            // epochs 0 at 0..9, 2 at 10..14, 4 at 15..19; everything committed, log start moved to 12
+            PartitionFixture f = divergenceFixture();
+            f.partition.makeLeader(registration(1, 4, 2, List.of(1, 2, 3), List.of(1, 2, 3)));
+            f.append(5, 1);
+            f.log.updateHighWatermark(20);
+            f.log.maybeIncrementLogStartOffset(12);
+            FetchRequest.PartitionData d = data(11, OptionalInt.of(4), OptionalInt.of(3));
+            assertThat(f.log.endOffsetForEpoch(3)).as("epoch 3 diverges: the leader's largest epoch <= 3 is 2")
+                    .isEqualTo(new EpochEndOffset(2, 15));
+
+            FetchResponse.PartitionData answer = f.partition.fetchRecords(request(2, 102, d), d, MAX_BYTES,
+                    f.time.milliseconds(), true).data();
+
+            assertThat(answer.error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE);
+            assertThat(answer.divergingEpoch()).isEmpty();
+            assertThat(answer.logStartOffset()).as("FOL-6: the follower restarts its log there").isEqualTo(12);
+            assertThat(f.partition.remoteReplicaState(2).orElseThrow().logEndOffset()).isEqualTo(-1);
+            // at the log start the same diverging epoch is answered with the divergence
+            FetchRequest.PartitionData atStart = data(12, OptionalInt.of(4), OptionalInt.of(3));
+            assertThat(f.partition.fetchRecords(request(2, 102, atStart), atStart, MAX_BYTES, f.time.milliseconds(),
+                    true).data().divergingEpoch()).hasValue(new EpochEndOffset(2, 15));
         }
 
         @Test
@@ -677,6 +787,119 @@ class PartitionTest {
             assertThat(f.partition.isrState()).isInstanceOf(PendingShrinkIsr.class);
             assertThat(f.sender.count()).isEqualTo(1);
             return f;
+        }
+    }
+
+    /** CTL-6: leaving RECOVERING after an unclean election (Kafka's LeaderRecoveryState). */
+    @Nested
+    class Recovery {
+
+        /** Broker 1 elected uncleanly: ISR = {1}, RECOVERING, leader epoch 1, partition epoch 3; min ISR 2. */
+        private PartitionFixture uncleanlyElected() {
+            PartitionFixture f = new PartitionFixture(2);
+            f.partition.makeFollower(registration(2, 0, 2, List.of(1, 2, 3), List.of(2, 3)));
+            f.partition.appendRecordsToFollower(InMemoryLocalLog.recordsWithEpochs(0, 0, 0, 0));
+            f.partition.makeLeader(recovering(1, 3, List.of(1)));
+            return f;
+        }
+
+        private PartitionRegistration recovering(int leaderEpoch, int partitionEpoch, List<Integer> isr) {
+            return new PartitionRegistration(PartitionFixture.TP, List.of(1, 2, 3), isr, List.of(), List.of(), 1,
+                    leaderEpoch, partitionEpoch, true);
+        }
+
+        @Test
+        @DisplayName("CTL-6 a leader of a RECOVERING partition reports it recovered through the AlterPartition manager, ISR unchanged")
+        void ctl6ReportsRecovered() {
+            PartitionFixture f = uncleanlyElected();
+
+            assertThat(f.partition.isRecovering()).isTrue();
+            assertThat(f.partition.isrState()).isInstanceOf(IsrState.PendingRecovery.class);
+            assertThat(f.sender.count()).isEqualTo(1);
+            AlterPartitionRequest.Item item = f.sender.last().item();
+            assertThat(item.recovered()).isTrue();
+            assertThat(item.newIsr()).containsExactly(new AlterPartitionRequest.BrokerState(1, 101));
+            assertThat(item.leaderEpoch()).isEqualTo(1);
+            assertThat(item.partitionEpoch()).isEqualTo(3);
+            assertThat(f.partition.isrState().maximalIsr()).containsExactly(1);
+        }
+
+        @Test
+        @DisplayName("CTL-6 ISR-2 no expansion before the recovery is committed; afterwards the ISR grows as usual and acks=all completes")
+        void ctl6NoExpansionUntilRecovered() {
+            PartitionFixture f = uncleanlyElected();
+            f.followerFetch(2, 4);
+            f.followerFetch(3, 4);
+            assertThat(f.sender.count()).as("caught up followers wait for the recovery").isEqualTo(1);
+            assertThat(f.partition.isr()).containsExactly(1);
+
+            f.sender.last().accept(1);
+
+            assertThat(f.partition.isRecovering()).isFalse();
+            assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1)));
+            assertThat(f.partition.partitionEpoch()).isEqualTo(4);
+            assertThat(f.events).doesNotContain("expand", "shrink");
+            f.followerFetch(2, 4);
+            assertThat(f.partition.isrState()).isInstanceOf(PendingExpandIsr.class);
+            AlterPartitionRequest.Item expansion = f.sender.last().item();
+            assertThat(expansion.newIsrIds()).containsExactly(1, 2);
+            assertThat(expansion.recovered()).as("a recovered leader's proposals say so").isTrue();
+            f.sender.last().accept(1);
+            assertThat(f.partition.isr()).containsExactly(1, 2);
+            assertThat(errorOf(() -> f.append(1, -1))).as("min ISR 2 is met again").isEqualTo(Errors.NONE);
+            f.followerFetch(2, 5);
+            f.followerFetch(3, 5); // HW-1: 3 is caught up and about to join, so the HW waits for it too
+            assertThat(f.partition.checkEnoughReplicasReachOffset(5)).isEqualTo(new AckCheck(true, Errors.NONE));
+        }
+
+        @Test
+        @DisplayName("CTL-6 a refused recovery report is retried by the ISR task and by follower fetches")
+        void ctl6RefusedReportRetried() {
+            PartitionFixture f = uncleanlyElected();
+            f.sender.last().future().complete(AlterPartitionResponse.PartitionResult.failed(Errors.OPERATION_NOT_ATTEMPTED));
+            assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1)));
+            assertThat(f.partition.isRecovering()).isTrue();
+
+            f.partition.maybeShrinkIsr();
+            assertThat(f.sender.count()).isEqualTo(2);
+            assertThat(f.sender.last().item().recovered()).isTrue();
+            f.sender.last().future().complete(AlterPartitionResponse.PartitionResult.failed(Errors.INELIGIBLE_REPLICA));
+
+            f.followerFetch(2, 4);
+            assertThat(f.sender.count()).isEqualTo(3);
+            assertThat(f.sender.last().item().newIsrIds()).as("still the recovery, not an expansion").containsExactly(1);
+            f.sender.last().accept(1);
+            assertThat(f.partition.isRecovering()).isFalse();
+        }
+
+        @Test
+        @DisplayName("CTL-6 LDR-3 metadata saying the partition is recovered ends RECOVERING even if the answer is lost")
+        void ctl6MetadataEndsRecovery() {
+            PartitionFixture f = uncleanlyElected();
+            HeldAlterPartitionSender.Submitted report = f.sender.last();
+
+            f.partition.makeLeader(registration(1, 1, 4, List.of(1, 2, 3), List.of(1)));
+
+            assertThat(f.partition.isRecovering()).isFalse();
+            assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1)));
+            report.accept(1); // the late answer to the dropped report changes nothing
+            assertThat(f.partition.partitionEpoch()).isEqualTo(4);
+            f.followerFetch(3, 4);
+            assertThat(f.sender.last().item().newIsrIds()).containsExactly(1, 3);
+        }
+
+        @Test
+        @DisplayName("CTL-6 a registration still RECOVERING on the same leader epoch sends the report again")
+        void ctl6SameEpochStillRecovering() {
+            PartitionFixture f = uncleanlyElected();
+            f.sender.last().future().complete(AlterPartitionResponse.PartitionResult.failed(Errors.FENCED_LEADER_EPOCH));
+            assertThat(f.partition.isrState()).as("ISR-5: stays pending until newer metadata")
+                    .isInstanceOf(IsrState.PendingRecovery.class);
+
+            f.partition.makeLeader(recovering(1, 3, List.of(1)));
+
+            assertThat(f.sender.count()).isEqualTo(2);
+            assertThat(f.partition.isrState()).isInstanceOf(IsrState.PendingRecovery.class);
         }
     }
 

@@ -1,16 +1,19 @@
 package dev.insync.replication.core.purgatory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
+import dev.insync.replication.core.ActionSequences;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Label;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * Random parks, condition changes, checks, forced completions and clock advances against a model:
@@ -54,29 +57,30 @@ class PurgatoryModelPropertyTest {
         }
     }
 
-    @Provide
-    Arbitrary<List<Action>> actions() {
-        Arbitrary<Long> delays = Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(6, Arbitraries.longs().between(0, 60)),
-            net.jqwik.api.Tuple.of(3, Arbitraries.longs().between(61, 2_000)),
-            net.jqwik.api.Tuple.of(1, Arbitraries.longs().between(2_001, 200_000)));
-        Arbitrary<Action> park = net.jqwik.api.Combinators.combine(delays, Arbitraries.integers().between(1, 15),
-            Arbitraries.of(true, false, false, false)).as(Park::new);
-        Arbitrary<Action> check = net.jqwik.api.Combinators.combine(Arbitraries.integers().between(0, 1_000),
-            Arbitraries.integers().between(0, KEYS - 1)).as(Check::new);
-        Arbitrary<Action> force = Arbitraries.integers().between(0, 1_000).map(Force::new);
-        Arbitrary<Action> advance = Arbitraries.longs().between(0, 40).map(Advance::new);
-        Arbitrary<Action> any = Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(4, park), net.jqwik.api.Tuple.of(3, check),
-            net.jqwik.api.Tuple.of(1, force), net.jqwik.api.Tuple.of(4, advance));
-        return any.list().ofMinSize(1).ofMaxSize(120);
+    static Gen<List<Action>> actions() {
+        Gen<Long> delays = Generate.frequency(List.of(
+            Pair.of(6, longs().between(0, 60)),
+            Pair.of(3, longs().between(61, 2_000)),
+            Pair.of(1, longs().between(2_001, 200_000))));
+        Gen<Action> park = delays.zip(integers().between(1, 15), arbitrary().pick(true, false, false, false),
+            Park::new);
+        Gen<Action> check = integers().between(0, 1_000).zip(integers().between(0, KEYS - 1), Check::new);
+        Gen<Action> force = integers().between(0, 1_000).map(Force::new);
+        Gen<Action> advance = longs().between(0, 40).map(Advance::new);
+        Gen<Action> any = Generate.frequency(List.of(
+            Pair.of(4, park), Pair.of(3, check), Pair.of(1, force), Pair.of(4, advance)));
+        return ActionSequences.of(any, 1, 120);
     }
 
-    @Property(tries = 200)
-    @Label("PRO-4 every operation ends exactly once; expired ones within a tick of their deadline")
-    void matchesModel(@ForAll("actions") List<Action> actions,
-                      @ForAll @IntRange(min = 1, max = 4) int tickMs,
-                      @ForAll @IntRange(min = 2, max = 6) int wheelSize) {
+    @Test
+    @DisplayName("PRO-4 every operation ends exactly once; expired ones within a tick of their deadline")
+    void matchesModel() {
+        qt().withExamples(200)
+            .forAll(actions(), integers().between(1, 4), integers().between(2, 6))
+            .checkAssert(PurgatoryModelPropertyTest::run);
+    }
+
+    private static void run(List<Action> actions, int tickMs, int wheelSize) {
         ManualScheduler scheduler = new ManualScheduler(START_MS);
         DelayedOperationPurgatory<TestOperation> purgatory = new DelayedOperationPurgatory<>("Model",
             new TimingWheelTimer("ExpirationReaper-Model", scheduler, Runnable::run, tickMs, wheelSize), 8);

@@ -42,9 +42,12 @@ class ReplicaManagerGroupCommitTest {
         }
     }
 
-    /** Broker 1 alone leads REP0 and REP1 (replicas and ISR {1}, so the HW follows the leader's append). */
+    /**
+     * Broker 1 alone leads REP0 and REP1 (replicas and ISR {1}, so the HW follows the leader's append); with two
+     * log directories, REP0 is in the first and REP1 in the second (§9 placement).
+     */
     private ReplicaManager singleBroker(ReplicationConfig config) {
-        cluster = new TestCluster(tmp, config);
+        cluster = new TestCluster(tmp, config, 2);
         cluster.start(1);
         cluster.setPartition(REP0, List.of(1), List.of(1), 1, 0, 0);
         cluster.setPartition(REP1, List.of(1), List.of(1), 1, 0, 0);
@@ -57,7 +60,7 @@ class ReplicaManagerGroupCommitTest {
     }
 
     private Log log(ReplicaManager rm, TopicPartition tp) {
-        return rm.logDirectory().log(tp).orElseThrow();
+        return rm.logDirectoryOf(tp).flatMap(d -> d.log(tp)).orElseThrow();
     }
 
     @Test
@@ -129,7 +132,7 @@ class ReplicaManagerGroupCommitTest {
     }
 
     @Test
-    @DisplayName("LOG-11 §9 a failed deferred flush takes the partition offline and fails its waiting produces with KAFKA_STORAGE_ERROR")
+    @DisplayName("LOG-11 §9 a failed deferred flush takes its log directory offline and fails its waiting produces with KAFKA_STORAGE_ERROR")
     void failedFlushIsAStorageError() {
         ReplicaManager rm = singleBroker(flushEveryMessage());
         CompletableFuture<Map<TopicPartition, ProduceResult>> acksOne = rm.produce(Map.of(REP0, records("a")), 1, 30_000);
@@ -144,7 +147,9 @@ class ReplicaManagerGroupCommitTest {
 
         CompletableFuture<Map<TopicPartition, ProduceResult>> other = rm.produce(Map.of(REP1, records("d")), 1, 30_000);
         cluster.scheduler.runReady();
-        assertThat(other.join().get(REP1)).as("other partitions keep working").isEqualTo(new ProduceResult(Errors.NONE, 0, -1));
+        assertThat(other.join().get(REP1)).as("the other directory's partitions keep working")
+                .isEqualTo(new ProduceResult(Errors.NONE, 0, -1));
+        assertThat(rm.offlineReplicas()).containsExactly(REP0);
     }
 
     @Test

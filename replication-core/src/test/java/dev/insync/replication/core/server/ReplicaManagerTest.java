@@ -464,25 +464,6 @@ class ReplicaManagerTest {
     }
 
     @Test
-    @DisplayName("§9 KAFKA_STORAGE_ERROR: an I/O failure takes that partition offline; others keep working")
-    void storageErrorTakesPartitionOffline() {
-        cluster(defaults(), 1);
-        cluster.setPartition(REP0, List.of(1), List.of(1), 1, 0, 0);
-        cluster.setPartition(REP1, List.of(1), List.of(1), 1, 0, 0);
-        Log broken = rm(1).logDirectory().log(REP0).orElseThrow();
-        broken.close(); // every further access fails as a disk error would
-        assertThat(only(rm(1).produce(Map.of(REP0, records("a")), 1, 1000), REP0).error())
-                .isEqualTo(Errors.KAFKA_STORAGE_ERROR);
-        assertThat(partition(1, REP0).isOffline()).isTrue();
-        FetchRequest fetch = new FetchRequest(-1, -1L, 0, 1, 1 << 20, Map.of(REP0,
-                new FetchRequest.PartitionData(0, -1, 1 << 20, OptionalInt.empty(), OptionalInt.empty())));
-        assertThat(rm(1).fetch(fetch).join().partitions().get(REP0).error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
-
-        assertThat(only(rm(1).produce(Map.of(REP1, records("b")), -1, 1000), REP1))
-                .isEqualTo(new ProduceResult(Errors.NONE, 0, -1));
-    }
-
-    @Test
     @DisplayName("HW-2 a run-time min.insync.replicas change applies to hosted partitions")
     void minIsrChange() {
         cluster(defaults(), 1);

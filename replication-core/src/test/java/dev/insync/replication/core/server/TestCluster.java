@@ -48,12 +48,26 @@ final class TestCluster {
     final Map<TopicPartition, PartitionRegistration> registrations = new LinkedHashMap<>();
     final Map<Integer, InMemoryReplicationMetrics> metrics = new TreeMap<>();
     final List<AlterPartitionRequest> alterRequests = new ArrayList<>();
+    /** Every {@link LogDirFailureListener} call of every broker: {@code "<id> offline <dir name> <partitions>"} or {@code "<id> none online"}. */
+    final List<String> logDirEvents = java.util.Collections.synchronizedList(new ArrayList<>());
     private final Executor controllerExecutor = scheduler.newSerialExecutor("controller");
+    private final int logDirsPerBroker;
     private long metadataOffset;
 
     TestCluster(Path root, ReplicationConfig config) {
+        this(root, config, 1);
+    }
+
+    /** Brokers with {@code logDirsPerBroker} log directories each: {@code broker-<id>}, then {@code broker-<id>-dir-<k>}. */
+    TestCluster(Path root, ReplicationConfig config, int logDirsPerBroker) {
         this.root = root;
         this.config = config;
+        this.logDirsPerBroker = logDirsPerBroker;
+    }
+
+    /** The {@code k}-th log directory of broker {@code brokerId}. */
+    Path logDir(int brokerId, int k) {
+        return root.resolve(k == 0 ? "broker-" + brokerId : "broker-" + brokerId + "-dir-" + k);
     }
 
     final ReplicaTransport transport = new ReplicaTransport() {
@@ -89,9 +103,8 @@ final class TestCluster {
         }
 
         @Override
-        public CompletionStage<HeartbeatResponse> heartbeat(int brokerId, long brokerEpoch, long metadataOffset,
-                                                            boolean wantShutDown) {
-            return CompletableFuture.completedFuture(new HeartbeatResponse(Errors.NONE, false, wantShutDown));
+        public CompletionStage<HeartbeatResponse> heartbeat(dev.insync.replication.core.metadata.HeartbeatRequest request) {
+            return CompletableFuture.completedFuture(new HeartbeatResponse(Errors.NONE, false, request.wantShutDown()));
         }
     };
 
@@ -117,13 +130,26 @@ final class TestCluster {
     }
 
     ReplicaManager start(int brokerId) {
-        LogDirectory dir = LogDirectory.open(root.resolve("broker-" + brokerId), config.logConfig(),
-                scheduler.time()::milliseconds);
+        List<LogDirectory> dirs = new ArrayList<>();
+        for (int k = 0; k < logDirsPerBroker; k++) {
+            dirs.add(LogDirectory.open(logDir(brokerId, k), config.logConfig(), scheduler.time()::milliseconds));
+        }
         brokerEpochs.merge(brokerId, 1L, Long::sum); // a new incarnation, a new broker epoch
         InMemoryReplicationMetrics m = new InMemoryReplicationMetrics();
         metrics.put(brokerId, m);
-        ReplicaManager rm = new ReplicaManager(brokerId, config, dir, scheduler, transport, controller,
-                () -> brokerEpochs.get(brokerId), m);
+        LogDirFailureListener failures = new LogDirFailureListener() {
+            @Override
+            public void onLogDirOffline(Path dir, Set<TopicPartition> offlinePartitions) {
+                logDirEvents.add(brokerId + " offline " + dir.getFileName() + " " + offlinePartitions);
+            }
+
+            @Override
+            public void onNoOnlineLogDir() {
+                logDirEvents.add(brokerId + " none online");
+            }
+        };
+        ReplicaManager rm = new ReplicaManager(brokerId, config, dirs, scheduler, transport, controller,
+                () -> brokerEpochs.get(brokerId), m, failures);
         managers.put(brokerId, rm);
         rm.startup();
         // Catch up with the metadata so far.

@@ -62,7 +62,7 @@ public final class MemoryRecords {
                 throw new IllegalStateException("Cannot write an empty batch: builder " + i + " of " + builders.length
                         + " has no records");
             }
-            size += builders[i].estimatedSizeInBytes();
+            size += builders[i].exactSizeInBytes();
         }
         if (size > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("Batches total " + size + " bytes, more than one buffer can hold");

@@ -24,9 +24,12 @@ import java.util.zip.CRC32C;
  * producerEpoch int16 @51, baseSequence int32 @53, recordCount int32 @57, records @61. The CRC-32C
  * covers bytes 21 to the end. See {@code docs/log-format.md}.
  *
- * <p>Only uncompressed batches can be decoded: {@link #records()} rejects a compressed batch with
- * INVALID_RECORD naming the offset and codec rather than misreading compressed bytes as records.
- * Transactional and control batches are read as ordinary data.
+ * <p>A compressed batch (attribute bits 0-2: gzip, snappy, lz4, zstd) holds its records as one
+ * compressed stream after the header, in Kafka's framing for the codec. The view and its bytes stay
+ * compressed: {@link #buffer()}, the header accessors and the setters work on the stored bytes, and
+ * only {@link #records()} decompresses (into a copy, bounded by {@link #records(int)}'s limit). A
+ * codec whose library is missing is CORRUPT_MESSAGE naming the codec, never a misread. See
+ * {@link CompressionType}. Transactional and control batches are read as ordinary data.
  *
  * <p>A view is not thread-safe: readers may share it, but the setters must not race with readers.
  */
@@ -77,7 +80,15 @@ public final class RecordBatch {
     static final int TRANSACTIONAL_FLAG_MASK = 0x10;
     static final int CONTROL_FLAG_MASK = 0x20;
 
-    private static final String[] CODEC_NAMES = {"none", "gzip", "snappy", "lz4", "zstd"};
+    /** The largest decompressed size any bound allows: an array holding it and the header. */
+    private static final int MAX_ARRAY_RECORDS_BYTES = Integer.MAX_VALUE - 8 - HEADER_SIZE;
+    /**
+     * How many times {@code max.message.bytes} a compressed batch's records may take once
+     * decompressed (see {@link #maxDecompressedBytes(int)}).
+     */
+    public static final int MAX_COMPRESSION_RATIO = 64;
+    /** The decompression bound of {@link #records()}: {@link #maxDecompressedBytes} of Kafka's default max.message.bytes. */
+    public static final int DEFAULT_MAX_DECOMPRESSED_BYTES = maxDecompressedBytes(1048588);
 
     /** Exactly this batch's bytes: position 0 is the batch start, limit is its size. */
     private final ByteBuffer buffer;
@@ -263,9 +274,33 @@ public final class RecordBatch {
         return attributes() & COMPRESSION_CODEC_MASK;
     }
 
-    /** Whether a codec other than none is set; such a batch frames but its records cannot be read. */
+    /**
+     * The compression codec from attributes bits 0-2.
+     *
+     * @throws ApiException CORRUPT_MESSAGE naming the offset for ids 5-7, which name no codec
+     */
+    public CompressionType compressionType() {
+        int codec = compressionCodec();
+        if (codec > CompressionType.ZSTD.id()) {
+            throw Errors.CORRUPT_MESSAGE.exception("Record batch at offset " + baseOffset()
+                    + " has unknown compression codec id " + codec);
+        }
+        return CompressionType.forId(codec);
+    }
+
+    /** Whether a codec other than none is set: the records after the header are one compressed stream. */
     public boolean isCompressed() {
         return compressionCodec() != 0;
+    }
+
+    /**
+     * The bound on a compressed batch's decompressed records that a leader with this
+     * {@code max.message.bytes} applies (LOG-5): {@link #MAX_COMPRESSION_RATIO} times it, at most
+     * what one array holds. Kafka has no such bound; without one a small batch of zeros could
+     * decompress to gigabytes (a decompression bomb).
+     */
+    public static int maxDecompressedBytes(int maxMessageBytes) {
+        return (int) Math.min(MAX_ARRAY_RECORDS_BYTES, (long) MAX_COMPRESSION_RATIO * Math.max(1, maxMessageBytes));
     }
 
     /** Attribute bit 3. */
@@ -314,19 +349,86 @@ public final class RecordBatch {
     }
 
     /**
-     * Decodes the records (on each call; nothing is cached). Keys and values are read-only slices
-     * of the batch bytes. For a LOG_APPEND_TIME batch every record's timestamp is the batch's
-     * maxTimestamp, as in Kafka.
+     * Decodes the records (on each call; nothing is cached), decompressing a compressed batch with
+     * the bound {@link #DEFAULT_MAX_DECOMPRESSED_BYTES}. Keys and values are read-only slices of the
+     * batch bytes (of a decompressed copy for a compressed batch). For a LOG_APPEND_TIME batch every
+     * record's timestamp is the batch's maxTimestamp, as in Kafka.
      *
-     * @throws ApiException CORRUPT_MESSAGE naming the offset on malformed record bytes or a
-     *         record count that disagrees with the bytes; INVALID_RECORD for a compressed batch
+     * @throws ApiException CORRUPT_MESSAGE naming the offset on malformed record bytes, a record
+     *         count that disagrees with the bytes, corrupt compressed data or a codec whose library
+     *         is missing (the message names the codec and the library); MESSAGE_TOO_LARGE if the
+     *         records decompress beyond the bound
      */
     public List<Record> records() {
+        return records(DEFAULT_MAX_DECOMPRESSED_BYTES);
+    }
+
+    /**
+     * {@link #records()} with an explicit bound on the decompressed size of a compressed batch's
+     * records (for a log whose {@code max.message.bytes} is above the default, pass
+     * {@link #maxDecompressedBytes(int)} of it). The bound is ignored for an uncompressed batch.
+     *
+     * @throws ApiException as {@link #records()}; MESSAGE_TOO_LARGE beyond {@code maxDecompressedBytes}
+     */
+    public List<Record> records(int maxDecompressedBytes) {
+        if (isCompressed()) {
+            RecordBatch plain = decompressed(maxDecompressedBytes);
+            try {
+                return plain.records();
+            } catch (ApiException e) {
+                throw inDecompressed(e);
+            }
+        }
         ensureDecodable();
         int count = recordCount();
         List<Record> out = new ArrayList<>(count);
         walkRecords(out, false);
         return Collections.unmodifiableList(out);
+    }
+
+    /**
+     * This batch with its records decompressed: a heap copy whose header is this one's with the
+     * codec bits cleared and batchLength fitted (the CRC is left as stored, so it does not match:
+     * the copy is for walking records, never for storing or sending).
+     *
+     * @throws ApiException CORRUPT_MESSAGE for an unknown codec, a missing codec library or corrupt
+     *         data; MESSAGE_TOO_LARGE beyond {@code maxDecompressedBytes}
+     */
+    RecordBatch decompressed(int maxDecompressedBytes) {
+        CompressionType type = compressionType();
+        CompressionCodec codec;
+        try {
+            codec = CompressionCodecs.forType(type);
+        } catch (CodecUnavailableException e) {
+            throw Errors.CORRUPT_MESSAGE.exception("Record batch at offset " + baseOffset()
+                    + " cannot be read: " + e.getMessage());
+        }
+        int compressedBytes = sizeInBytes() - RECORDS_OFFSET;
+        int bound = Math.max(0, Math.min(maxDecompressedBytes, MAX_ARRAY_RECORDS_BYTES));
+        DecompressionBuffer out = new DecompressionBuffer(HEADER_SIZE, bound,
+                (int) Math.min(Integer.MAX_VALUE, 4L * compressedBytes));
+        try {
+            codec.decompress(buffer.slice(RECORDS_OFFSET, compressedBytes), out);
+        } catch (DecompressionBuffer.LimitExceededException e) {
+            throw Errors.MESSAGE_TOO_LARGE.exception("Record batch at offset " + baseOffset() + " (" + type
+                    + ", " + sizeInBytes() + " bytes) " + e.getMessage() + " of records, the bound for its log ("
+                    + MAX_COMPRESSION_RATIO + " x max.message.bytes)");
+        } catch (IOException | RuntimeException e) {
+            throw Errors.CORRUPT_MESSAGE.exception("Record batch at offset " + baseOffset() + " has corrupt " + type
+                    + " data: " + e.getMessage());
+        }
+        byte[] bytes = out.array();
+        ByteBuffer plain = ByteBuffer.wrap(bytes, 0, HEADER_SIZE + out.size()).slice();
+        plain.put(0, buffer, 0, HEADER_SIZE);
+        plain.putInt(LENGTH_OFFSET, HEADER_SIZE - LOG_OVERHEAD + out.size());
+        plain.putShort(ATTRIBUTES_OFFSET, (short) (attributes() & ~COMPRESSION_CODEC_MASK));
+        return new RecordBatch(plain);
+    }
+
+    /** Says that a fault found in decompressed records is at a position of the decompressed bytes. */
+    private ApiException inDecompressed(ApiException e) {
+        return new ApiException(e.error(), e.getMessage() + " (in the batch's records as decompressed from "
+                + compressionType() + ")", e);
     }
 
     /**
@@ -339,6 +441,25 @@ public final class RecordBatch {
      *         offsetDelta is not its index (offsets must be consecutive)
      */
     RecordsCheck checkRecords() {
+        return checkRecords(DEFAULT_MAX_DECOMPRESSED_BYTES);
+    }
+
+    /**
+     * {@link #checkRecords()}, decompressing a compressed batch first (LOG-5: a leader walks the
+     * records inside, so it must decompress them; the stored bytes stay compressed).
+     *
+     * @throws ApiException also CORRUPT_MESSAGE for corrupt compressed data or a missing codec
+     *         library, MESSAGE_TOO_LARGE beyond {@code maxDecompressedBytes}
+     */
+    RecordsCheck checkRecords(int maxDecompressedBytes) {
+        if (isCompressed()) {
+            RecordBatch plain = decompressed(maxDecompressedBytes);
+            try {
+                return plain.checkRecords();
+            } catch (ApiException e) {
+                throw inDecompressed(e);
+            }
+        }
         ensureDecodable();
         RecordsCheck check = quickCheckRecords();
         // The quick walk only says "not well-formed"; the full walk finds and names the fault.
@@ -346,13 +467,18 @@ public final class RecordBatch {
     }
 
     /**
-     * The batch-level part of {@link #checkRecords()}: the codec is decodable (uncompressed); the
-     * records themselves are not walked.
+     * The batch-level part of {@link #checkRecords()}: the codec id names a codec and, for an
+     * uncompressed batch, the count fits the bytes; the records themselves are not walked and a
+     * compressed batch is not decompressed (a follower needs no codec library to replicate).
      *
      * @return the batch's maxTimestamp and its last offset
      */
     RecordsCheck checkShallow() {
-        ensureDecodable();
+        if (isCompressed()) {
+            compressionType();
+        } else {
+            ensureDecodable();
+        }
         return new RecordsCheck(maxTimestamp(), lastOffset());
     }
 
@@ -537,15 +663,10 @@ public final class RecordBatch {
     record RecordsCheck(long maxTimestamp, long offsetOfMaxTimestamp) {
     }
 
+    /** For an uncompressed batch: its record count fits its bytes (so walking them cannot over-allocate). */
     private void ensureDecodable() {
-        int codec = compressionCodec();
-        if (codec != 0) {
-            if (codec < CODEC_NAMES.length) {
-                throw Errors.INVALID_RECORD.exception("Record batch at offset " + baseOffset() + " is compressed with "
-                        + CODEC_NAMES[codec] + " (codec " + codec + "); only uncompressed batches are supported");
-            }
-            throw Errors.CORRUPT_MESSAGE.exception("Record batch at offset " + baseOffset()
-                    + " has unknown compression codec id " + codec);
+        if (isCompressed()) {
+            throw new IllegalStateException("Record batch at offset " + baseOffset() + " is compressed; decompress it first");
         }
         int count = recordCount();
         int maxCount = (sizeInBytes() - HEADER_SIZE) / MIN_RECORD_SIZE;

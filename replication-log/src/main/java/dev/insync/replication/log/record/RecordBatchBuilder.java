@@ -1,5 +1,7 @@
 package dev.insync.replication.log.record;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -8,13 +10,19 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Builds one uncompressed v2 batch (LOG-1). Offsets are relative to {@code baseOffset}; a leader
- * append rewrites the base offset and epoch anyway (LOG-4).
+ * Builds one v2 batch (LOG-1), uncompressed unless {@link #compression(CompressionType)} says
+ * otherwise. Offsets are relative to {@code baseOffset}; a leader append rewrites the base offset
+ * and epoch anyway (LOG-4).
  *
  * <p>Defaults match a non-idempotent Kafka producer: producerId -1, producerEpoch -1, baseSequence
  * -1, no leader epoch, create-time timestamps. baseTimestamp is the first record's timestamp and
  * maxTimestamp the largest one (or the log append time for LOG_APPEND_TIME), as Kafka's builder
  * does, so the same inputs give the same bytes as Kafka's {@code MemoryRecordsBuilder}.
+ *
+ * <p>A compressed batch is laid out as Kafka's producer writes it: the same 61-byte header (codec in
+ * attribute bits 0-2), then the records, encoded as for an uncompressed batch, as one stream in the
+ * codec's framing (see {@link CompressionType}). Its bytes need not equal Kafka's (compressors differ
+ * between library versions), but each side reads the other's.
  *
  * <p>Key, value and header arrays are referenced, not copied, until {@link #build()}: do not
  * change them in between. A builder is single-use per batch and not thread-safe.
@@ -29,6 +37,9 @@ public final class RecordBatchBuilder {
     private short producerEpoch = RecordBatch.NO_PRODUCER_EPOCH;
     private int baseSequence = RecordBatch.NO_SEQUENCE;
     private boolean transactional;
+    private CompressionType compression = CompressionType.NONE;
+    /** The compressed records of a compressed batch, once made; dropped when a record is appended. */
+    private byte[] compressedRecords;
     private final List<SimpleRecord> records = new ArrayList<>();
     /** Body sizes (without the length varint) of the records, parallel to {@link #records}. */
     private int[] bodySizes = new int[8];
@@ -80,6 +91,23 @@ public final class RecordBatchBuilder {
         return this;
     }
 
+    /**
+     * Compresses the batch's records with {@code type} ({@link CompressionType#NONE}, the default,
+     * stores them as they are).
+     *
+     * @throws IllegalStateException naming the codec and the library to add if {@code type} is not
+     *         available here ({@link CompressionType#isAvailable()})
+     */
+    public RecordBatchBuilder compression(CompressionType type) {
+        Objects.requireNonNull(type, "type");
+        if (type != CompressionType.NONE) {
+            CompressionCodecs.forType(type); // fails now, naming the codec, rather than at build()
+        }
+        this.compression = type;
+        this.compressedRecords = null;
+        return this;
+    }
+
     /** Adds a record without headers at the next offset; key and value may be null. */
     public RecordBatchBuilder append(long timestamp, byte[] key, byte[] value) {
         return append(new SimpleRecord(timestamp, key, value, List.of()));
@@ -113,6 +141,7 @@ public final class RecordBatchBuilder {
         }
         bodySizes[offsetDelta] = bodySize;
         records.add(record);
+        compressedRecords = null;
         maxTimestamp = Math.max(maxTimestamp, record.timestamp());
         return this;
     }
@@ -122,30 +151,74 @@ public final class RecordBatchBuilder {
         return records.size();
     }
 
-    /** Size in bytes the batch will have if built now. */
+    /**
+     * Size in bytes the batch will have if built now; for a compressed batch, the size it would
+     * have uncompressed (cheap to keep while appending; the compressed size is known at build).
+     */
     public int estimatedSizeInBytes() {
         return (int) sizeInBytes;
     }
 
+    /** The codec the records will be compressed with. */
+    public CompressionType compression() {
+        return compression;
+    }
+
     /** The finished batch; at least one record must have been appended. */
     public MemoryRecords build() {
+        ByteBuffer buf = ByteBuffer.allocate(exactSizeInBytes());
+        writeTo(buf);
+        return MemoryRecords.readableRecords(buf.flip());
+    }
+
+    /** The size the batch has when written now (compressing the records of a compressed one). */
+    int exactSizeInBytes() {
         if (records.isEmpty()) {
             throw new IllegalStateException("Cannot build an empty batch at base offset " + baseOffset);
         }
-        ByteBuffer buf = ByteBuffer.allocate((int) sizeInBytes);
-        writeTo(buf);
-        return MemoryRecords.readableRecords(buf.flip());
+        if (compression == CompressionType.NONE) {
+            return (int) sizeInBytes;
+        }
+        long size = (long) RecordBatch.HEADER_SIZE + compressedRecords().length;
+        if (size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Compressed batch at base offset " + baseOffset + " would exceed "
+                    + Integer.MAX_VALUE + " bytes");
+        }
+        return (int) size;
+    }
+
+    /** The records, encoded as in an uncompressed batch, as one stream of the codec; made once per content. */
+    private byte[] compressedRecords() {
+        if (compressedRecords == null) {
+            ByteBuffer plain = ByteBuffer.allocate((int) sizeInBytes - RecordBatch.HEADER_SIZE);
+            writeRecords(plain);
+            try {
+                compressedRecords = CompressionCodecs.forType(compression).compress(plain.array(), 0, plain.position());
+            } catch (IOException e) {
+                throw new UncheckedIOException("Compressing the batch at base offset " + baseOffset + " with "
+                        + compression + " failed", e);
+            }
+        }
+        return compressedRecords;
+    }
+
+    private void writeRecords(ByteBuffer buf) {
+        for (int i = 0; i < records.size(); i++) {
+            writeRecord(buf, i, bodySizes[i], records.get(i));
+        }
     }
 
     /** Writes the finished batch at the buffer's position, advancing it by the batch size. */
     void writeTo(ByteBuffer buf) {
         int start = buf.position();
         buf.position(start + RecordBatch.HEADER_SIZE);
-        for (int i = 0; i < records.size(); i++) {
-            writeRecord(buf, i, bodySizes[i], records.get(i));
+        if (compression == CompressionType.NONE) {
+            writeRecords(buf);
+        } else {
+            buf.put(compressedRecords());
         }
         int end = buf.position();
-        short attributes = 0;
+        short attributes = (short) compression.id();
         if (timestampType == TimestampType.LOG_APPEND_TIME) {
             attributes |= RecordBatch.TIMESTAMP_TYPE_MASK;
         }

@@ -12,15 +12,19 @@ import java.nio.ByteBuffer;
  *
  * <p>Per batch, in order (like Kafka's broker): framing (header present, batchLength within the
  * buffer and at least a header, magic 2) then size against {@code maxMessageBytes}, then CRC-32C,
- * then compression (unsupported), then record count against lastOffsetDelta, then every record's
- * structure and consecutive offset deltas.
+ * then record count against lastOffsetDelta, then the codec id, then (leader only) every record's
+ * structure and consecutive offset deltas, a compressed batch's records after decompressing them
+ * (bounded by {@link RecordBatch#maxDecompressedBytes(int)}). The input is never changed: a
+ * compressed batch is decompressed into a copy that is dropped after the walk.
  *
  * <ul>
  *   <li>CORRUPT_MESSAGE: truncated batch, batchLength below a header or beyond the buffer, wrong
  *       magic, CRC mismatch, record count not equal to lastOffsetDelta + 1 or not matching the
- *       records actually present, malformed record bytes, unknown codec id;</li>
- *   <li>MESSAGE_TOO_LARGE: a batch larger than {@code maxMessageBytes};</li>
- *   <li>INVALID_RECORD: a record whose offsetDelta is not its index, a compressed batch.</li>
+ *       records actually present, malformed record bytes, unknown codec id, corrupt compressed
+ *       data, a codec whose library is not on the class path (the message names both);</li>
+ *   <li>MESSAGE_TOO_LARGE: a batch larger than {@code maxMessageBytes}, or whose records
+ *       decompress beyond the bound;</li>
+ *   <li>INVALID_RECORD: a record whose offsetDelta is not its index.</li>
  * </ul>
  * Every message names the partition and the batch's position and base offset.
  */
@@ -47,8 +51,9 @@ public final class RecordsValidator {
      * timestamps are the batches' own: the largest {@code maxTimestamp} and, for it, the batch's last
      * offset (Kafka's shallow offset of the max timestamp).
      *
-     * @throws ApiException CORRUPT_MESSAGE for bad framing, CRC or record count; INVALID_RECORD for a
-     *         compressed batch
+     * A compressed batch is not decompressed, so a follower replicates codecs it has no library for.
+     *
+     * @throws ApiException CORRUPT_MESSAGE for bad framing, CRC, record count or an unknown codec id
      */
     public static RecordsSummary validateShallow(MemoryRecords records, TopicPartition tp) {
         return validate(records, Integer.MAX_VALUE, tp, false);
@@ -66,6 +71,7 @@ public final class RecordsValidator {
         long maxTimestamp = RecordBatch.NO_TIMESTAMP;
         long offsetOfMaxTimestamp = -1;
         boolean monotonic = true;
+        int maxDecompressedBytes = RecordBatch.maxDecompressedBytes(maxMessageBytes);
         while (pos < limit) {
             RecordBatch batch = frame(buf, pos, tp);
             if (batch.sizeInBytes() > maxMessageBytes) {
@@ -82,11 +88,11 @@ public final class RecordsValidator {
             int lastDelta = batch.lastOffsetDelta();
             if (count <= 0 || (long) lastDelta + 1 != count) {
                 throw Errors.CORRUPT_MESSAGE.exception(where(batch, pos, tp) + " has record count " + count
-                        + " but lastOffsetDelta " + lastDelta + "; an uncompressed v2 batch needs count = lastOffsetDelta + 1 > 0");
+                        + " but lastOffsetDelta " + lastDelta + "; a v2 batch needs count = lastOffsetDelta + 1 > 0");
             }
             RecordBatch.RecordsCheck check;
             try {
-                check = walkRecords ? batch.checkRecords() : batch.checkShallow();
+                check = walkRecords ? batch.checkRecords(maxDecompressedBytes) : batch.checkShallow();
             } catch (ApiException e) {
                 throw new ApiException(e.error(), e.getMessage() + " (position " + pos + " of " + tp + ")", e);
             }

@@ -1,13 +1,12 @@
 package dev.insync.replication.log.epoch;
 
+import dev.insync.replication.log.ActionSequences;
 import dev.insync.replication.log.TopicPartition;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Label;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,6 +14,9 @@ import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 /**
  * LOG-8 / INV-8: random assign and truncate sequences against a brute-force model written from
@@ -36,14 +38,14 @@ class LeaderEpochCachePropertyTest {
     record TruncateStart(long startOffset) implements Op {
     }
 
-    @Provide
-    Arbitrary<List<Op>> ops() {
-        Arbitrary<Integer> epochs = Arbitraries.integers().between(0, 12);
-        Arbitrary<Long> offsets = Arbitraries.longs().between(0, 60);
-        return Arbitraries.<Op>frequencyOf(
-                net.jqwik.api.Tuple.of(6, Combinators.combine(epochs, offsets).as(Assign::new)),
-                net.jqwik.api.Tuple.of(1, offsets.map(TruncateEnd::new)),
-                net.jqwik.api.Tuple.of(1, offsets.map(TruncateStart::new))).list().ofMaxSize(40);
+    static Gen<List<Op>> ops() {
+        Gen<Integer> epochs = integers().between(0, 12);
+        Gen<Long> offsets = longs().between(0, 60);
+        Gen<Op> assign = epochs.zip(offsets, Assign::new);
+        Gen<Op> truncateEnd = offsets.map(TruncateEnd::new);
+        Gen<Op> truncateStart = offsets.map(TruncateStart::new);
+        Gen<Op> any = Generate.frequency(List.of(Pair.of(6, assign), Pair.of(1, truncateEnd), Pair.of(1, truncateStart)));
+        return ActionSequences.of(any, 0, 40);
     }
 
     /** The model: LOG-8 applied literally to a plain list. */
@@ -89,9 +91,13 @@ class LeaderEpochCachePropertyTest {
         return new EpochEndOffset(floor.map(EpochEntry::epoch).orElse(requested), firstAbove.get().startOffset());
     }
 
-    @Property(tries = 300)
-    @Label("LOG-8 INV-8 endOffsetFor and the entries match a brute-force model; epochs and offsets stay strictly increasing")
-    void matchesModel(@ForAll("ops") List<Op> ops) {
+    @Test
+    @DisplayName("LOG-8 INV-8 endOffsetFor and the entries match a brute-force model; epochs and offsets stay strictly increasing")
+    void matchesModel() {
+        qt().withExamples(300).forAll(ops()).checkAssert(LeaderEpochCachePropertyTest::run);
+    }
+
+    private static void run(List<Op> ops) {
         LeaderEpochCache cache = LeaderEpochCache.inMemory(TP);
         List<EpochEntry> model = new ArrayList<>();
         for (Op op : ops) {

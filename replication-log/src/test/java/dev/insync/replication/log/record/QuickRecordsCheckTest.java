@@ -1,19 +1,21 @@
 package dev.insync.replication.log.record;
 
 import dev.insync.replication.log.ApiException;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Label;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 import java.nio.ByteBuffer;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.booleans;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 /**
  * LOG-5: the allocation-free quick walk used on the append path accepts exactly what the reference
@@ -25,18 +27,13 @@ class QuickRecordsCheckTest {
     record Mutation(List<SimpleRecord> records, boolean logAppendTime, List<Integer> positions, List<Byte> values) {
     }
 
-    @Provide
-    Arbitrary<Mutation> mutations() {
-        Arbitrary<byte[]> nullableBytes = Arbitraries.bytes().array(byte[].class).ofMaxSize(40).injectNull(0.2);
-        Arbitrary<Header> header = Combinators.combine(Arbitraries.strings().ofMaxLength(6), nullableBytes).as(Header::new);
-        Arbitrary<Long> ts = Arbitraries.oneOf(Arbitraries.longs().between(0, 4_000_000_000_000L), Arbitraries.just(-1L));
-        Arbitrary<SimpleRecord> record = Combinators.combine(ts, nullableBytes, nullableBytes, header.list().ofMaxSize(2))
-                .as(SimpleRecord::new);
-        Arbitrary<Byte> interesting = Arbitraries.oneOf(Arbitraries.bytes(),
-                Arbitraries.of((byte) 0, (byte) 1, (byte) 2, (byte) 0x7f, (byte) 0x80, (byte) 0xff, (byte) 0xfe));
-        return Combinators.combine(record.list().ofMinSize(1).ofMaxSize(5), Arbitraries.of(true, false),
-                        Arbitraries.integers().between(0, 10_000).list().ofMaxSize(3), interesting.list().ofSize(3))
-                .as(Mutation::new);
+    static Gen<Mutation> mutations() {
+        Gen<SimpleRecord> record = RecordGens.records(40, 6, 2);
+        Gen<Byte> interesting = Generate.oneOf(RecordGens.anyByte(),
+                arbitrary().pick((byte) 0, (byte) 1, (byte) 2, (byte) 0x7f, (byte) 0x80, (byte) 0xff, (byte) 0xfe));
+        return lists().of(record).ofSizeBetween(1, 5).zip(booleans().all(),
+                lists().of(integers().between(0, 10_000)).ofSizeBetween(0, 3), lists().of(interesting).ofSize(3),
+                Mutation::new);
     }
 
     private static RecordBatch build(Mutation m) {
@@ -53,22 +50,26 @@ class QuickRecordsCheckTest {
         return RecordBatch.wrap(bytes);
     }
 
-    @Property(tries = 300)
-    @Label("LOG-5 quick record walk agrees with the reference walk on valid and corrupted records")
-    void quickWalkAgreesWithReference(@ForAll("mutations") Mutation m) {
-        RecordBatch batch = build(m);
-        RecordBatch.RecordsCheck quick = batch.quickCheckRecords();
-        if (quick != null) {
-            assertThat(batch.strictWalk()).isEqualTo(quick);
-        } else {
-            assertThatThrownBy(batch::strictWalk).isInstanceOf(ApiException.class);
-        }
+    @Test
+    @DisplayName("LOG-5 quick record walk agrees with the reference walk on valid and corrupted records")
+    void quickWalkAgreesWithReference() {
+        qt().withExamples(300).forAll(mutations()).checkAssert(m -> {
+            RecordBatch batch = build(m);
+            RecordBatch.RecordsCheck quick = batch.quickCheckRecords();
+            if (quick != null) {
+                assertThat(batch.strictWalk()).isEqualTo(quick);
+            } else {
+                assertThatThrownBy(batch::strictWalk).isInstanceOf(ApiException.class);
+            }
+        });
     }
 
-    @Property(tries = 100)
-    @Label("LOG-5 quick record walk accepts every well-formed batch")
-    void quickWalkAcceptsValid(@ForAll("mutations") Mutation m) {
-        RecordBatch batch = build(new Mutation(m.records(), m.logAppendTime(), List.of(), List.of()));
-        assertThat(batch.quickCheckRecords()).isNotNull().isEqualTo(batch.strictWalk());
+    @Test
+    @DisplayName("LOG-5 quick record walk accepts every well-formed batch")
+    void quickWalkAcceptsValid() {
+        qt().withExamples(100).forAll(mutations()).checkAssert(m -> {
+            RecordBatch batch = build(new Mutation(m.records(), m.logAppendTime(), List.of(), List.of()));
+            assertThat(batch.quickCheckRecords()).isNotNull().isEqualTo(batch.strictWalk());
+        });
     }
 }

@@ -3,14 +3,9 @@ package dev.insync.replication.log.record;
 import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Label;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -18,6 +13,11 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 /** Properties of the v2 format: round trip, corruption detection, truncation detection (LOG-1, LOG-5). */
 class RecordFormatPropertiesTest {
@@ -37,17 +37,15 @@ class RecordFormatPropertiesTest {
         }
     }
 
-    @Provide
-    Arbitrary<Input> inputs() {
-        Arbitrary<byte[]> nullableBytes = Arbitraries.bytes().array(byte[].class).ofMaxSize(64).injectNull(0.2);
-        Arbitrary<Header> header = Combinators.combine(Arbitraries.strings().ofMaxLength(8), nullableBytes).as(Header::new);
-        Arbitrary<Long> ts = Arbitraries.oneOf(Arbitraries.longs().between(0, 4_000_000_000_000L), Arbitraries.just(-1L));
-        Arbitrary<SimpleRecord> record = Combinators.combine(ts, nullableBytes, nullableBytes, header.list().ofMaxSize(3))
-                .as(SimpleRecord::new);
-        return Combinators.combine(Arbitraries.longs().between(0, Long.MAX_VALUE / 2),
-                        Arbitraries.integers().between(-1, Integer.MAX_VALUE), Arbitraries.of(TimestampType.class),
-                        Arbitraries.longs().between(0, 4_000_000_000_000L), record.list().ofMinSize(1).ofMaxSize(6))
-                .as(Input::new);
+    /** The batch-level inputs of {@link Input}, drawn together. */
+    private record BatchFields(long baseOffset, int epoch, TimestampType type, long appendTime) {
+    }
+
+    static Gen<Input> inputs() {
+        Gen<BatchFields> fields = longs().between(0, Long.MAX_VALUE / 2).zip(integers().between(-1, Integer.MAX_VALUE),
+                arbitrary().enumValues(TimestampType.class), longs().between(0, 4_000_000_000_000L), BatchFields::new);
+        return fields.zip(lists().of(RecordGens.records(64, 8, 3)).ofSizeBetween(1, 6),
+                (f, records) -> new Input(f.baseOffset(), f.epoch(), f.type(), f.appendTime(), records));
     }
 
     private static byte[] bytes(ByteBuffer buf) {
@@ -65,9 +63,13 @@ class RecordFormatPropertiesTest {
         return buf;
     }
 
-    @Property(tries = 200)
-    @Label("LOG-1 build -> bytes -> read round-trips any batch")
-    void roundTrip(@ForAll("inputs") Input input) {
+    @Test
+    @DisplayName("LOG-1 build -> bytes -> read round-trips any batch")
+    void roundTrip() {
+        qt().withExamples(200).forAll(inputs()).checkAssert(RecordFormatPropertiesTest::roundTrip);
+    }
+
+    private static void roundTrip(Input input) {
         MemoryRecords built = input.build();
         MemoryRecords reread = MemoryRecords.readableRecords(copy(built));
         List<RecordBatch> batches = reread.batches();
@@ -102,10 +104,14 @@ class RecordFormatPropertiesTest {
         assertThat(summary.sizeInBytes()).isEqualTo(built.sizeInBytes());
     }
 
-    @Property(tries = 200)
-    @Label("LOG-5 any single-byte change in the CRC-covered region or the framing is CORRUPT_MESSAGE")
-    void singleByteCorruptionDetected(@ForAll("inputs") Input input, @ForAll @IntRange(min = 0, max = 1 << 20) int where,
-                                      @ForAll @IntRange(min = 1, max = 255) int xor) {
+    @Test
+    @DisplayName("LOG-5 any single-byte change in the CRC-covered region or the framing is CORRUPT_MESSAGE")
+    void singleByteCorruptionDetected() {
+        qt().withExamples(200).forAll(inputs(), integers().between(0, 1 << 20), integers().between(1, 255))
+                .checkAssert(RecordFormatPropertiesTest::singleByteCorruptionDetected);
+    }
+
+    private static void singleByteCorruptionDetected(Input input, int where, int xor) {
         ByteBuffer buf = copy(input.build());
         // bytes 0-7 (baseOffset) and 12-15 (partitionLeaderEpoch) are deliberately outside the CRC (LOG-4)
         List<Integer> covered = new ArrayList<>();
@@ -122,9 +128,13 @@ class RecordFormatPropertiesTest {
                 .hasMessageContaining("position 0");
     }
 
-    @Property(tries = 100)
-    @Label("LOG-5 every truncation of a valid batch is rejected as CORRUPT_MESSAGE")
-    void everyTruncationRejected(@ForAll("inputs") Input input) {
+    @Test
+    @DisplayName("LOG-5 every truncation of a valid batch is rejected as CORRUPT_MESSAGE")
+    void everyTruncationRejected() {
+        qt().withExamples(100).forAll(inputs()).checkAssert(RecordFormatPropertiesTest::everyTruncationRejected);
+    }
+
+    private static void everyTruncationRejected(Input input) {
         ByteBuffer full = copy(input.build());
         for (int cut = 1; cut < full.limit(); cut++) {
             MemoryRecords truncated = MemoryRecords.readableRecords(full.duplicate().limit(cut));
@@ -135,9 +145,14 @@ class RecordFormatPropertiesTest {
         }
     }
 
-    @Property(tries = 100)
-    @Label("LOG-5 a corrupted second batch is named by its own position and the first batch is untouched")
-    void secondBatchCorruptionNamesPosition(@ForAll("inputs") Input first, @ForAll("inputs") Input second) {
+    @Test
+    @DisplayName("LOG-5 a corrupted second batch is named by its own position and the first batch is untouched")
+    void secondBatchCorruptionNamesPosition() {
+        qt().withExamples(100).forAll(inputs(), inputs())
+                .checkAssert(RecordFormatPropertiesTest::secondBatchCorruptionNamesPosition);
+    }
+
+    private static void secondBatchCorruptionNamesPosition(Input first, Input second) {
         MemoryRecords a = first.build();
         ByteBuffer both = copy(MemoryRecords.concat(List.of(a, second.build())));
         int last = both.limit() - 1;

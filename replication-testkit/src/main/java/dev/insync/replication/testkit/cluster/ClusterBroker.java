@@ -6,6 +6,7 @@ import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.core.server.LogDirFailureListener;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.Errors;
@@ -20,18 +21,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One broker of an {@link InMemoryCluster} across its incarnations: a real {@link LogDirectory},
- * {@link ReplicaManager} and {@link BrokerLifecycleManager} wired to the in-memory network, and the
- * faults a real process suffers. Each start is a new process: nothing in memory survives a stop.
+ * One broker of an {@link InMemoryCluster} across its incarnations: one or more real
+ * {@link LogDirectory}s (Kafka's {@code log.dirs}), a {@link ReplicaManager} and a
+ * {@link BrokerLifecycleManager} wired to the in-memory network, and the faults a real process
+ * suffers. Each start is a new process: nothing in memory survives a stop. A failed log directory is
+ * reported to the controller at once through a heartbeat (§9); with none online left the broker
+ * stops heartbeating, as a Kafka broker halts.
  */
 final class ClusterBroker {
 
@@ -42,7 +48,8 @@ final class ClusterBroker {
 
     private final int id;
     private final NodeId node;
-    private final Path dataDir;
+    /** Kafka's {@code log.dirs}; the first is {@link #dataDir()}. */
+    private final List<Path> logDirs;
     private final ReplicationConfig config;
     private final NodeRuntime runtime;
     private final InMemoryNetwork network;
@@ -50,18 +57,21 @@ final class ClusterBroker {
 
     private volatile Status status = Status.DOWN;
     private int incarnation;
-    private LogDirectory logDirectory;
+    private List<LogDirectory> logDirectories;
     private ReplicaManager replicaManager;
     private BrokerLifecycleManager lifecycle;
     private MetadataDeltaSequencer sequencer;
     private InMemoryReplicationMetrics metrics;
 
-    ClusterBroker(int id, Path dataDir, ReplicationConfig config, NodeRuntime runtime, InMemoryNetwork network,
+    ClusterBroker(int id, List<Path> logDirs, ReplicationConfig config, NodeRuntime runtime, InMemoryNetwork network,
                   Set<Mutation> mutations) {
         this.mutations = mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
         this.id = id;
         this.node = NodeId.broker(id);
-        this.dataDir = dataDir;
+        if (logDirs.isEmpty()) {
+            throw new IllegalArgumentException("Broker " + id + " needs at least one log directory");
+        }
+        this.logDirs = List.copyOf(logDirs);
         this.config = config;
         this.runtime = runtime;
         this.network = network;
@@ -71,8 +81,9 @@ final class ClusterBroker {
         return id;
     }
 
+    /** The first log directory. */
     Path dataDir() {
-        return dataDir;
+        return logDirs.get(0);
     }
 
     Status status() {
@@ -94,18 +105,21 @@ final class ClusterBroker {
         }
         incarnation++;
         Scheduler scheduler = runtime.forNode(node);
-        logDirectory = LogDirectory.open(dataDir, config.logConfig(), scheduler.time()::milliseconds);
-        long previousEpoch = logDirectory.previousCleanShutdownBrokerEpoch().orElse(BrokerLifecycleManager.NO_EPOCH);
+        logDirectories = openLogDirectories(scheduler);
+        long previousEpoch = previousCleanShutdownEpoch(logDirectories);
         metrics = new InMemoryReplicationMetrics();
         MetadataDeltaSequencer[] sequencerRef = new MetadataDeltaSequencer[1];
+        ReplicaManager[] replicaManagerRef = new ReplicaManager[1];
         lifecycle = new BrokerLifecycleManager(id, previousEpoch, network.controllerChannelFor(id),
                 scheduler.newSerialExecutor("BrokerLifecycleManager-" + id), scheduler,
                 config.brokerHeartbeatIntervalMs(), config.brokerRegistrationRetryBackoffMs(),
-                () -> sequencerRef[0].appliedOffset());
-        replicaManager = new ReplicaManager(id, config, logDirectory, scheduler, network.transportFor(id),
-                network.controllerChannelFor(id), lifecycle::brokerEpoch, metrics);
-        // LDR-4: act on metadata only once caught up with the controller's log (see InitialMetadataLoad).
+                () -> sequencerRef[0].appliedOffset(),
+                () -> replicaManagerRef[0] == null ? List.of() : replicaManagerRef[0].offlineReplicas());
         BrokerLifecycleManager lm = lifecycle;
+        replicaManager = new ReplicaManager(id, config, logDirectories, scheduler, network.transportFor(id),
+                network.controllerChannelFor(id), lifecycle::brokerEpoch, metrics, logDirFailures(lm));
+        replicaManagerRef[0] = replicaManager;
+        // LDR-4: act on metadata only once caught up with the controller's log (see InitialMetadataLoad).
         sequencer = new MetadataDeltaSequencer(new InitialMetadataLoad(replicaManager::applyMetadataDelta,
                 lm::brokerEpoch, scheduler, scheduler.newSerialExecutor("InitialMetadataLoad-" + id)));
         sequencerRef[0] = sequencer;
@@ -124,6 +138,43 @@ final class ClusterBroker {
         lifecycle.start();
         status = Status.RUNNING;
         LOG.debug("Broker {} started (incarnation {}, previous clean epoch {})", id, incarnation, previousEpoch);
+    }
+
+    private List<LogDirectory> openLogDirectories(Scheduler scheduler) {
+        List<LogDirectory> opened = new ArrayList<>();
+        try {
+            for (Path dir : logDirs) {
+                opened.add(LogDirectory.open(dir, config.logConfig(), scheduler.time()::milliseconds));
+            }
+        } catch (RuntimeException e) {
+            opened.forEach(LogDirectory::close);
+            throw e;
+        }
+        return List.copyOf(opened);
+    }
+
+    /** LDR-5: the stop was clean only if every log directory says so, with the same broker epoch. */
+    private static long previousCleanShutdownEpoch(List<LogDirectory> dirs) {
+        OptionalLong first = dirs.get(0).previousCleanShutdownBrokerEpoch();
+        boolean allClean = dirs.stream().allMatch(d -> d.previousCleanShutdownBrokerEpoch().equals(first));
+        return allClean ? first.orElse(BrokerLifecycleManager.NO_EPOCH) : BrokerLifecycleManager.NO_EPOCH;
+    }
+
+    /** §9: a failed directory is reported to the controller at once; with none left the broker stops heartbeating. */
+    private LogDirFailureListener logDirFailures(BrokerLifecycleManager lm) {
+        return new LogDirFailureListener() {
+            @Override
+            public void onLogDirOffline(Path dir, Set<TopicPartition> offlinePartitions) {
+                LOG.warn("Broker {}: log directory {} is offline ({}); telling the controller", id, dir, offlinePartitions);
+                lm.reportOfflineReplicas();
+            }
+
+            @Override
+            public void onNoOnlineLogDir() {
+                LOG.error("Broker {} has no online log directory left: it stops", id);
+                lm.close();
+            }
+        };
     }
 
     private static CompletableFuture<ClientRpc.ProduceResponse> produce(ReplicaManager rm, ClientRpc.ProduceRequest request) {
@@ -176,19 +227,21 @@ final class ClusterBroker {
      */
     void powerLoss() {
         requireAlive();
-        Map<TopicPartition, Long> recoveryPoints = new HashMap<>();
-        for (Map.Entry<TopicPartition, Log> e : logDirectory.logs().entrySet()) {
-            recoveryPoints.put(e.getKey(), e.getValue().recoveryPoint());
+        Map<Path, Long> recoveryPoints = new LinkedHashMap<>();
+        for (LogDirectory dir : logDirectories) {
+            for (Log log : dir.logs().values()) {
+                recoveryPoints.put(log.dir(), log.recoveryPoint());
+            }
         }
         runtime.kill(node);
         closeFilesAfterDeath();
-        recoveryPoints.forEach((tp, recoveryPoint) ->
-                PowerLoss.discardUnflushed(dataDir.resolve(tp.toString()), recoveryPoint, runtime.random()));
+        recoveryPoints.forEach((partitionDir, recoveryPoint) ->
+                PowerLoss.discardUnflushed(partitionDir, recoveryPoint, runtime.random()));
     }
 
     private void closeFilesAfterDeath() {
         // Nothing of the dead process runs any more; releasing its file handles is the OS's part.
-        logDirectory.close();
+        logDirectories.forEach(LogDirectory::close);
         clearProcessState();
     }
 
@@ -218,7 +271,7 @@ final class ClusterBroker {
 
     private void clearProcessState() {
         status = Status.DOWN;
-        logDirectory = null;
+        logDirectories = null;
         replicaManager = null;
         lifecycle = null;
         sequencer = null;
@@ -234,7 +287,9 @@ final class ClusterBroker {
     }
 
     Optional<Log> log(TopicPartition tp) {
-        return Optional.ofNullable(logDirectory).flatMap(d -> d.log(tp));
+        List<LogDirectory> dirs = logDirectories;
+        return dirs == null ? Optional.empty()
+                : dirs.stream().map(d -> d.log(tp)).flatMap(Optional::stream).findFirst();
     }
 
     Optional<BrokerLifecycleManager> lifecycle() {
@@ -245,19 +300,23 @@ final class ClusterBroker {
         return Optional.ofNullable(metrics);
     }
 
-    /** Closes a running broker without the clean-shutdown marker (cluster teardown). */
+    /**
+     * Closes a running (or paused) broker without the clean-shutdown marker (cluster teardown). Its
+     * threads stop first, none interrupted (the runtime lets a running task finish and waits for it),
+     * and only then does its ReplicaManager stop and close the log directory, with a last HW
+     * checkpoint: a close never lands in the middle of an append or a fetcher's write, so no
+     * partition goes offline and every log reopens without recovery truncation.
+     */
     void closeQuietly() {
         if (status == Status.DOWN) {
             return;
         }
-        if (status == Status.PAUSED) {
-            runtime.resume(node);
-        }
         runtime.kill(node);
+        lifecycle.close();
         try {
-            logDirectory.close();
+            replicaManager.shutdown();
         } catch (RuntimeException e) {
-            LOG.warn("Closing broker {}'s log directory failed: {}", id, e.toString());
+            LOG.warn("Closing broker {} failed: {}", id, e.toString());
         }
         clearProcessState();
     }

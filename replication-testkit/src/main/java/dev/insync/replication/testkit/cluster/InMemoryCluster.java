@@ -101,8 +101,12 @@ public final class InMemoryCluster implements AutoCloseable {
         this.deleteDataDirOnClose = b.dataDir == null;
         controller.start();
         for (int id = 1; id <= b.brokers; id++) {
-            ClusterBroker broker = new ClusterBroker(id, dataDir.resolve("broker-" + id), config, runtime, network,
-                    b.mutations);
+            List<Path> logDirs = new ArrayList<>();
+            logDirs.add(dataDir.resolve("broker-" + id));
+            for (int k = 1; k < b.logDirsPerBroker; k++) {
+                logDirs.add(dataDir.resolve("broker-" + id + "-logdir-" + k));
+            }
+            ClusterBroker broker = new ClusterBroker(id, logDirs, config, runtime, network, b.mutations);
             brokers.put(id, broker);
             broker.start();
         }
@@ -417,6 +421,7 @@ public final class InMemoryCluster implements AutoCloseable {
         private final Set<Mutation> mutations = EnumSet.noneOf(Mutation.class);
         private boolean fsync;
         private boolean realTime;
+        private int logDirsPerBroker = 1;
 
         private Builder() {
         }
@@ -451,6 +456,19 @@ public final class InMemoryCluster implements AutoCloseable {
         /** Keep the log directories in {@code dir} (as {@code dir/broker-<id>}) instead of a temporary directory. */
         public Builder dataDir(Path dir) {
             this.dataDir = dir;
+            return this;
+        }
+
+        /**
+         * Log directories per broker (Kafka's {@code log.dirs}, default 1): {@code <dataDir>/broker-<id>},
+         * then {@code broker-<id>-logdir-<k>} for k = 1..n-1. A new partition goes to the one holding
+         * the fewest logs; an I/O failure takes only its own directory offline (§9).
+         */
+        public Builder logDirsPerBroker(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("A broker needs at least one log directory, got " + n);
+            }
+            this.logDirsPerBroker = n;
             return this;
         }
 

@@ -5,6 +5,7 @@ import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.AlterPartitionResponse.PartitionResult;
 import dev.insync.replication.core.metadata.BrokerRegistration;
 import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.time.Scheduler;
@@ -42,6 +43,10 @@ import java.util.stream.Collectors;
  *       has reached the broker's registration (LDR-4);</li>
  *   <li>controlled shutdown: leadership and ISR membership move away, then the heartbeat answers
  *       {@code shouldShutDown} (LDR-4, ISR-7);</li>
+ *   <li>offline replicas (§9, Kafka's KIP-858): a heartbeat lists the broker's replicas whose log
+ *       directory failed; the broker leaves the ISR and ELR of those partitions, leadership moves away
+ *       (ISR-8), as fencing does but per partition, and the replica can neither lead nor rejoin the
+ *       ISR ({@code INELIGIBLE_REPLICA}) until a new incarnation registers;</li>
  *   <li>AlterPartition validated in ISR-6's order; ELR and LastKnownElr maintenance (ISR-7,
  *       KIP-966); leader election (ISR-8); removal of a new incarnation from every ISR, and after an
  *       unclean restart from every ELR (LDR-5);</li>
@@ -156,11 +161,13 @@ public final class ReferenceController {
 
     /**
      * A heartbeat (LDR-4). A stale epoch answers {@code STALE_BROKER_EPOCH}. Otherwise it renews
-     * the session, re-sends metadata the broker is missing, starts a controlled shutdown when asked
-     * (ISR-7), unfences a broker that has caught up with metadata (its registration), and says
-     * {@code shouldShutDown} once no partition is led by a broker in controlled shutdown.
+     * the session, re-sends metadata the broker is missing, takes the broker out of the ISR and ELR of
+     * every partition whose replica it reports offline and elects another leader there (§9, ISR-8),
+     * starts a controlled shutdown when asked (ISR-7), unfences a broker that has caught up with
+     * metadata (its registration), and says {@code shouldShutDown} once no partition is led by a
+     * broker in controlled shutdown.
      */
-    public synchronized HeartbeatResponse heartbeat(ControllerRpc.HeartbeatRequest request) {
+    public synchronized HeartbeatResponse heartbeat(HeartbeatRequest request) {
         requireStarted();
         BrokerInfo broker = brokers.get(request.brokerId());
         if (broker == null || broker.epoch != request.brokerEpoch()) {
@@ -174,6 +181,14 @@ public final class ReferenceController {
         }
         broker.resentUpToAtLastHeartbeat = latestOffset();
         DeltaBuilder delta = new DeltaBuilder();
+        Set<TopicPartition> offline = Set.copyOf(request.offlineReplicas());
+        if (!offline.equals(broker.offlineReplicas)) {
+            Set<TopicPartition> newlyOffline = new HashSet<>(offline);
+            newlyOffline.removeAll(broker.offlineReplicas);
+            broker.offlineReplicas = offline;
+            log.info("Broker {} (epoch {}) reports offline replicas {}", broker.id, broker.epoch, offline);
+            removeOfflineReplicas(broker.id, newlyOffline, delta);
+        }
         if (request.wantShutDown() && !broker.inControlledShutdown) {
             log.info("Broker {} (epoch {}) starts a controlled shutdown", broker.id, broker.epoch);
             broker.inControlledShutdown = true;
@@ -362,6 +377,7 @@ public final class ReferenceController {
         for (AlterPartitionRequest.BrokerState member : item.newIsr()) {
             BrokerInfo broker = brokers.get(member.brokerId());
             if (broker == null || broker.fenced || broker.inControlledShutdown
+                    || broker.offlineReplicas.contains(item.topicPartition())
                     || (member.brokerEpoch() != -1 && member.brokerEpoch() != broker.epoch)) {
                 return PartitionResult.failed(Errors.INELIGIBLE_REPLICA);
             }
@@ -388,6 +404,24 @@ public final class ReferenceController {
         }
     }
 
+    /**
+     * §9, ISR-8: {@code brokerId}'s replicas of {@code tps} are offline: it leaves their ISR and ELR,
+     * and a leader it was is replaced (it is not electable there, see {@link #canLead}).
+     */
+    private void removeOfflineReplicas(int brokerId, Set<TopicPartition> tps, DeltaBuilder delta) {
+        for (PartitionRegistration current : List.copyOf(partitions.values())) {
+            if (!tps.contains(current.topicPartition())) {
+                continue;
+            }
+            boolean affected = current.isr().contains(brokerId) || current.elr().contains(brokerId)
+                    || current.leader() == brokerId;
+            if (affected) {
+                List<Integer> isr = current.isr().stream().filter(r -> r != brokerId).toList();
+                change(current, isr, Set.of(brokerId), current.recovering(), delta);
+            }
+        }
+    }
+
     /** ISR-8: elects a leader wherever there is none and a candidate exists. */
     private void electLeaderless(DeltaBuilder delta) {
         for (PartitionRegistration current : List.copyOf(partitions.values())) {
@@ -400,8 +434,9 @@ public final class ReferenceController {
     /**
      * The one place a partition changes: applies the target ISR, elects a leader if the current one
      * is no longer valid (ISR-8), maintains ELR and LastKnownElr (ISR-7), and bumps the leader epoch
-     * on a leader change and the partition epoch on any change. Returns the (possibly unchanged)
-     * registration.
+     * on a leader change and the partition epoch on any change. {@code uncleanlyRestarted} are
+     * replicas that leave the ELR and cannot be elected from it: brokers that restarted uncleanly
+     * (LDR-5) or whose replica here is offline (§9). Returns the (possibly unchanged) registration.
      */
     private PartitionRegistration change(PartitionRegistration current, List<Integer> targetIsr,
                                          Set<Integer> uncleanlyRestarted, boolean recovering, DeltaBuilder delta) {
@@ -412,12 +447,13 @@ public final class ReferenceController {
         List<Integer> isr = inAssignmentOrder(replicas, Set.copyOf(targetIsr));
         int leader = current.leader();
         boolean uncleanElection = false;
-        if (!(leader != PartitionRegistration.NO_LEADER && isr.contains(leader) && isActive(leader))) {
-            Optional<Integer> fromIsr = firstActive(replicas, isr);
+        if (!(leader != PartitionRegistration.NO_LEADER && isr.contains(leader) && canLead(leader, tp))) {
+            Optional<Integer> fromIsr = firstActive(tp, replicas, isr);
             List<Integer> electableElr = current.elr().stream()
                     .filter(r -> !uncleanlyRestarted.contains(r) && !targetIsr.contains(r)).toList();
-            Optional<Integer> fromElr = isr.isEmpty() ? firstActive(replicas, electableElr) : Optional.empty();
-            Optional<Integer> unclean = topic.uncleanLeaderElection ? firstActive(replicas, replicas) : Optional.empty();
+            Optional<Integer> fromElr = isr.isEmpty() ? firstActive(tp, replicas, electableElr) : Optional.empty();
+            Optional<Integer> unclean = topic.uncleanLeaderElection ? firstActive(tp, replicas, replicas)
+                    : Optional.empty();
             if (fromIsr.isPresent()) {
                 leader = fromIsr.get();
             } else if (fromElr.isPresent()) {
@@ -465,8 +501,13 @@ public final class ReferenceController {
         return next;
     }
 
-    private Optional<Integer> firstActive(List<Integer> replicas, List<Integer> among) {
-        return replicas.stream().filter(among::contains).filter(this::isActive).findFirst();
+    private Optional<Integer> firstActive(TopicPartition tp, List<Integer> replicas, List<Integer> among) {
+        return replicas.stream().filter(among::contains).filter(r -> canLead(r, tp)).findFirst();
+    }
+
+    /** ISR-8: active (ISR-3's registered, unfenced, not shutting down) and its replica of {@code tp} not offline (§9). */
+    private boolean canLead(int brokerId, TopicPartition tp) {
+        return isActive(brokerId) && !brokers.get(brokerId).offlineReplicas.contains(tp);
     }
 
     private static List<Integer> inAssignmentOrder(List<Integer> replicas, Set<Integer> members) {
@@ -633,6 +674,8 @@ public final class ReferenceController {
         long previousEpochSent = -1;
         boolean uncleanRestart;
         boolean heartbeated;
+        /** Replicas this incarnation reported offline in its last heartbeat (§9). */
+        Set<TopicPartition> offlineReplicas = Set.of();
         Scheduler.Cancellable sessionTimer;
 
         BrokerInfo(int id, long epoch, long nowMs) {

@@ -3,6 +3,7 @@ package dev.insync.replication.testkit.network;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.core.metadata.MetadataDelta;
 
 /**
@@ -19,7 +20,7 @@ public final class ControllerRpc {
     /** LDR-4/LDR-5: answered with the new broker epoch. */
     public static final ServiceKey<RegisterBrokerRequest, Long> REGISTER_BROKER =
             ServiceKey.of("register-broker", RegisterBrokerRequest.class, Long.class);
-    /** LDR-4. */
+    /** LDR-4, §9: the core's {@link HeartbeatRequest}, offline replicas included. */
     public static final ServiceKey<HeartbeatRequest, ControllerChannel.HeartbeatResponse> BROKER_HEARTBEAT =
             ServiceKey.of("broker-heartbeat", HeartbeatRequest.class, ControllerChannel.HeartbeatResponse.class);
     /** Controller to broker: one metadata delta. */
@@ -36,16 +37,5 @@ public final class ControllerRpc {
      * @param previousBrokerEpoch epoch from its clean-shutdown marker, -1 after an unclean stop
      */
     public record RegisterBrokerRequest(int brokerId, long previousBrokerEpoch) {
-    }
-
-    /**
-     * A broker heartbeat (LDR-4).
-     *
-     * @param brokerId       the broker
-     * @param brokerEpoch    its current epoch
-     * @param metadataOffset the offset of the last metadata delta it applied, -1 if none
-     * @param wantShutDown   asks for (or continues) a controlled shutdown
-     */
-    public record HeartbeatRequest(int brokerId, long brokerEpoch, long metadataOffset, boolean wantShutDown) {
     }
 }

@@ -386,10 +386,9 @@ public final class InMemoryNetwork {
             }
 
             @Override
-            public CompletionStage<HeartbeatResponse> heartbeat(int id, long brokerEpoch, long metadataOffset,
-                                                                boolean wantShutDown) {
-                return send(self, NodeId.CONTROLLER, ControllerRpc.BROKER_HEARTBEAT,
-                        new ControllerRpc.HeartbeatRequest(id, brokerEpoch, metadataOffset, wantShutDown));
+            public CompletionStage<HeartbeatResponse> heartbeat(
+                    dev.insync.replication.core.metadata.HeartbeatRequest request) {
+                return send(self, NodeId.CONTROLLER, ControllerRpc.BROKER_HEARTBEAT, request);
             }
         };
     }

@@ -13,7 +13,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -32,6 +31,14 @@ import java.util.random.RandomGenerator;
  * opens. Killing a node drops its queued tasks, stops its threads and its periodic timers; stale
  * executors and views of the dead incarnation silently drop what they are given.
  *
+ * <p>No thread is ever interrupted, by {@link #kill} or {@link #close}: a task may be in the middle
+ * of log I/O, and an interrupt there makes Java close the log's {@code FileChannel}
+ * ({@code ClosedByInterruptException}), which the broker takes for a disk failure. Both stop a
+ * node's threads by closing its gate (a task already running finishes, queued ones are dropped)
+ * and wait for them at most {@link #CLOSE_TIMEOUT_MS}; a thread still busy after that is logged and
+ * left to finish (it is a daemon). So once {@code kill} returns nothing of the dead incarnation
+ * runs any more, and its files may be closed.
+ *
  * <p>Periodic tasks never pile up while a node is paused: a tick is skipped while the previous
  * one is still waiting. Executor queues are bounded ({@link #MAX_QUEUED_TASKS}); a full queue drops
  * the task with an error log. Close the runtime to stop every thread.
@@ -40,7 +47,7 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
 
     /** Bound on tasks queued per executor. */
     public static final int MAX_QUEUED_TASKS = 100_000;
-    /** How long {@link #close()} waits for each thread. */
+    /** How long {@link #kill} and {@link #close()} wait, in all, for a node's threads to finish. */
     public static final long CLOSE_TIMEOUT_MS = 5_000;
 
     private static final Logger log = LoggerFactory.getLogger(RealTimeNodeRuntime.class);
@@ -52,6 +59,10 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
     // Read without the lock on every task and message (slot, state, incarnation are volatile);
     // changed only under it.
     private final Map<NodeId, Slot> nodes = new ConcurrentHashMap<>();
+    /** Every executor's thread name, for the log line of one that does not stop. */
+    private final Map<ThreadPoolExecutor, String> threadNames = new ConcurrentHashMap<>();
+    /** The executor whose thread this is (so a node killing itself does not wait for its own thread). */
+    private static final ThreadLocal<ThreadPoolExecutor> CURRENT_POOL = new ThreadLocal<>();
     private volatile boolean closed;
 
     /** A runtime on the system clock whose random source is seeded with {@code seed}. */
@@ -124,7 +135,7 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
 
     @Override
     public void kill(NodeId node) {
-        List<ExecutorService> executors;
+        List<ThreadPoolExecutor> executors;
         synchronized (lock) {
             Slot slot = slot(node);
             if (slot.state == NodeState.DOWN) {
@@ -138,7 +149,7 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
             slot.executors.clear();
             lock.notifyAll();
         }
-        executors.forEach(ExecutorService::shutdownNow);
+        stopWithoutInterrupting(node + " (killed)", executors);
     }
 
     @Override
@@ -153,26 +164,56 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
         }
     }
 
-    /** Stops every thread (waiting up to {@link #CLOSE_TIMEOUT_MS} for each). */
+    /** Stops every thread without interrupting any (waiting up to {@link #CLOSE_TIMEOUT_MS} in all). */
     @Override
     public void close() {
-        List<ExecutorService> executors = new ArrayList<>();
+        List<ThreadPoolExecutor> executors = new ArrayList<>();
         synchronized (lock) {
             closed = true;
             nodes.values().forEach(slot -> executors.addAll(slot.executors));
             lock.notifyAll();
         }
+        // The timer thread only hands tasks over: interrupting it is harmless.
         timer.shutdownNow();
-        executors.forEach(ExecutorService::shutdownNow);
+        stopWithoutInterrupting("the runtime", executors);
         try {
             timer.awaitTermination(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            for (ExecutorService executor : executors) {
-                if (!executor.awaitTermination(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
-                    log.warn("An executor did not stop within {} ms", CLOSE_TIMEOUT_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Drops what is queued on {@code executors} (their gate is closed already, so queued tasks would
+     * only return), lets a running task finish and waits for the threads, at most
+     * {@link #CLOSE_TIMEOUT_MS} in all, never interrupting one. The calling thread's own executor
+     * (a node killing itself from one of its tasks) is not waited for.
+     */
+    private void stopWithoutInterrupting(String what, List<ThreadPoolExecutor> executors) {
+        ThreadPoolExecutor own = CURRENT_POOL.get();
+        for (ThreadPoolExecutor pool : executors) {
+            pool.shutdown();
+            pool.getQueue().clear();
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_TIMEOUT_MS);
+        List<String> stillRunning = new ArrayList<>();
+        try {
+            for (ThreadPoolExecutor pool : executors) {
+                if (pool == own) {
+                    continue;
+                }
+                long leftNanos = Math.max(0L, deadline - System.nanoTime());
+                if (!pool.awaitTermination(leftNanos, TimeUnit.NANOSECONDS)) {
+                    stillRunning.add(threadNames.getOrDefault(pool, "?"));
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        executors.forEach(threadNames::remove);
+        if (!stillRunning.isEmpty()) {
+            log.warn("Stopping {}: threads {} did not finish within {} ms; left to finish (not interrupted)", what,
+                    stillRunning, CLOSE_TIMEOUT_MS);
         }
     }
 
@@ -289,12 +330,18 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
                     return command -> { };
                 }
                 String threadName = node + "/" + name;
+                ThreadPoolExecutor[] self = new ThreadPoolExecutor[1];
                 ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
                         new ArrayBlockingQueue<>(MAX_QUEUED_TASKS), runnable -> {
-                            Thread thread = new Thread(runnable, threadName);
+                            Thread thread = new Thread(() -> {
+                                CURRENT_POOL.set(self[0]);
+                                runnable.run();
+                            }, threadName);
                             thread.setDaemon(true);
                             return thread;
                         });
+                self[0] = pool;
+                threadNames.put(pool, threadName);
                 Slot slot = slot(node); // slots are never removed: the task gate reads it without a lookup
                 slot.executors.add(pool);
                 return command -> {
@@ -323,7 +370,7 @@ public final class RealTimeNodeRuntime implements NodeRuntime, AutoCloseable {
     private static final class Slot {
         volatile long incarnation;
         volatile NodeState state = NodeState.RUNNING;
-        final List<ExecutorService> executors = new ArrayList<>();
+        final List<ThreadPoolExecutor> executors = new ArrayList<>();
         final List<ScheduledFuture<?>> periodic = new ArrayList<>();
     }
 

@@ -6,7 +6,7 @@ import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
 import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.log.Errors;
-import dev.insync.replication.testkit.network.ControllerRpc.HeartbeatRequest;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.testkit.network.LinkConfig;
 import dev.insync.replication.testkit.sim.NodeId;
 import org.junit.jupiter.api.DisplayName;
@@ -102,13 +102,13 @@ class BrokerLifecycleTest {
         CompletableFuture<Long> epoch = channel.registerBroker(1, -1).toCompletableFuture();
         h.loop.runFor(10);
         long brokerEpoch = ControllerHarness.done(epoch);
-        CompletableFuture<HeartbeatResponse> hb = channel.heartbeat(1, brokerEpoch, h.metadata.get(1).appliedOffset(), false)
+        CompletableFuture<HeartbeatResponse> hb = channel.heartbeat(new HeartbeatRequest(1, brokerEpoch, h.metadata.get(1).appliedOffset(), false))
                 .toCompletableFuture();
         h.loop.runFor(10);
         assertThat(ControllerHarness.done(hb).fenced()).isFalse();
         h.epochs.put(1, brokerEpoch);
         h.controller.createTopic("solo", List.of(List.of(1)));
-        CompletableFuture<HeartbeatResponse> shutdown = channel.heartbeat(1, brokerEpoch, h.metadata.get(1).appliedOffset(), true)
+        CompletableFuture<HeartbeatResponse> shutdown = channel.heartbeat(new HeartbeatRequest(1, brokerEpoch, h.metadata.get(1).appliedOffset(), true))
                 .toCompletableFuture();
         h.loop.runFor(10);
         assertThat(ControllerHarness.done(shutdown).shouldShutDown()).isTrue();

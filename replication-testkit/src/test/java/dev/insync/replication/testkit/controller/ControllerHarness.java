@@ -9,7 +9,7 @@ import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.TopicPartition;
-import dev.insync.replication.testkit.network.ControllerRpc.HeartbeatRequest;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.testkit.network.InMemoryNetwork;
 import dev.insync.replication.testkit.sim.EventLoop;
 import dev.insync.replication.testkit.sim.NodeId;
@@ -112,7 +112,7 @@ final class ControllerHarness {
         long epoch = epochs.get(id);
         MetadataDeltaSequencer sequencer = metadata.get(id);
         return scheduler.schedulePeriodically(scheduler.newSerialExecutor("heartbeat"),
-                () -> channel.heartbeat(id, epoch, sequencer.appliedOffset(), false), intervalMs, intervalMs);
+                () -> channel.heartbeat(new HeartbeatRequest(id, epoch, sequencer.appliedOffset(), false)), intervalMs, intervalMs);
     }
 
     static <T> T done(CompletableFuture<T> future) {

@@ -66,7 +66,7 @@ class DeterminismTest {
             if (epoch.get() < 0) {
                 channel.registerBroker(id, -1).thenAccept(e -> epoch.compareAndSet(-1, e));
             } else {
-                channel.heartbeat(id, epoch.get(), metadata.appliedOffset(), false);
+                channel.heartbeat(new dev.insync.replication.core.metadata.HeartbeatRequest(id, epoch.get(), metadata.appliedOffset(), false));
             }
         }, 0, 500);
     }

@@ -6,13 +6,20 @@ import dev.insync.replication.testkit.network.ServiceKey;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -73,6 +80,59 @@ class RealTimeNodeRuntimeTest {
         runtime.forNode(B1).newSerialExecutor("x").execute(fresh::countDown);
         assertThat(fresh.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(stale.await(200, TimeUnit.MILLISECONDS)).isFalse();
+    }
+
+    /**
+     * A task writing to a file when the node is stopped: it keeps writing for 200 ms after {@code stopping}
+     * is set, which an interrupt would cut short by closing the channel ({@code ClosedByInterruptException}).
+     */
+    private static Runnable fileWriter(Path file, AtomicBoolean stopping, CountDownLatch started,
+                                       AtomicReference<Throwable> failure, CountDownLatch finished) {
+        return () -> {
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                started.countDown();
+                long stopAt = Long.MAX_VALUE;
+                while (System.nanoTime() < stopAt) {
+                    channel.write(ByteBuffer.wrap(new byte[] {1}));
+                    if (stopping.get() && stopAt == Long.MAX_VALUE) {
+                        stopAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+                    }
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    failure.set(new AssertionError("the task's thread was interrupted"));
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            } finally {
+                finished.countDown();
+            }
+        };
+    }
+
+    @Test
+    @DisplayName("§9 real time: kill and close never interrupt a task in the middle of file I/O; they wait for it")
+    void stopNeverInterruptsFileIo(@TempDir Path dir) throws Exception {
+        for (boolean viaClose : new boolean[] {false, true}) {
+            RealTimeNodeRuntime rt = new RealTimeNodeRuntime(2);
+            AtomicBoolean stopping = new AtomicBoolean();
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch finished = new CountDownLatch(1);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            rt.forNode(B1).newSerialExecutor("writer").execute(
+                    fileWriter(dir.resolve("segment-" + viaClose), stopping, started, failure, finished));
+            assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+
+            stopping.set(true);
+            if (viaClose) {
+                rt.close();
+            } else {
+                rt.kill(B1);
+            }
+
+            assertThat(finished.getCount()).as("%s waited for the running task", viaClose ? "close" : "kill").isZero();
+            assertThat(failure.get()).as("the write loop ran to its end").isNull();
+            rt.close();
+        }
     }
 
     @Test

@@ -1,0 +1,41 @@
+package dev.insync.replication.log.record;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/** gzip (codec 1): a {@code java.util.zip} GZIP stream, as Kafka's producer writes it (default level, 8 KiB buffer). */
+final class GzipCodec implements CompressionCodec {
+
+    static final GzipCodec INSTANCE = new GzipCodec();
+
+    private static final int BUFFER_BYTES = 8 * 1024;
+
+    private GzipCodec() {
+    }
+
+    @Override
+    public CompressionType type() {
+        return CompressionType.GZIP;
+    }
+
+    @Override
+    public byte[] compress(byte[] src, int offset, int length) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, length / 2));
+        try (GZIPOutputStream gzip = new GZIPOutputStream(out, BUFFER_BYTES)) {
+            gzip.write(src, offset, length);
+        }
+        return out.toByteArray();
+    }
+
+    @Override
+    public void decompress(ByteBuffer src, DecompressionBuffer out) throws IOException {
+        // The inflater's window is 32 KiB whatever the input claims: only the output needs a bound.
+        try (InputStream in = new GZIPInputStream(CompressionCodecs.inputStream(src), BUFFER_BYTES)) {
+            out.readFully(in);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.insync.replication.netty.client;
+
+import dev.insync.replication.core.fetcher.FetcherManager;
+import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.core.rpc.ReplicaTransport;
+import dev.insync.replication.netty.protocol.Apis;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@link ReplicaTransport} over TCP: a follower broker's fetchers reach their leaders through it.
+ * Each fetcher has its own connection, one per (leader, fetcherId), so that one fetcher's parked
+ * fetch never holds another's answer back (answers on a connection are ordered, NET-2). The fetcher
+ * id is the FOL-1 hash of the request's first partition: every partition of one fetch belongs to
+ * the same fetcher.
+ *
+ * <p>A lost link behaves as it does on the in-memory network: the stage fails (connection closed,
+ * connect refused, backing off before a reconnect, {@code request.timeout.ms} passed, or the server
+ * refused the request as a whole, e.g. SEC-2's CLUSTER_AUTHORIZATION_FAILED), and the fetcher backs
+ * its partitions off by {@code replica.fetch.backoff.ms} and tries again.
+ */
+public final class NettyReplicaTransport implements ReplicaTransport, AutoCloseable {
+
+    private record ConnectionKey(int leaderId, int fetcherId) {
+    }
+
+    private final int localBrokerId;
+    private final int numReplicaFetchers;
+    private final BrokerAddresses addresses;
+    private final NetworkClient client;
+    private final Map<ConnectionKey, ClientConnection> connections = new ConcurrentHashMap<>();
+
+    /**
+     * @param localBrokerId      this (follower) broker's id, in connection names and client ids
+     * @param numReplicaFetchers {@code num.replica.fetchers}, as the fetcher manager uses it
+     * @param addresses          where each leader listens
+     * @param client             the loops, TLS and timeouts to use (not closed by {@link #close()})
+     */
+    public NettyReplicaTransport(int localBrokerId, int numReplicaFetchers, BrokerAddresses addresses,
+                                 NetworkClient client) {
+        if (numReplicaFetchers < 1) {
+            throw new IllegalArgumentException("num.replica.fetchers must be > 0, got " + numReplicaFetchers);
+        }
+        this.localBrokerId = localBrokerId;
+        this.numReplicaFetchers = numReplicaFetchers;
+        this.addresses = Objects.requireNonNull(addresses, "addresses");
+        this.client = Objects.requireNonNull(client, "client");
+    }
+
+    @Override
+    public CompletionStage<FetchResponse> fetch(int leaderId, FetchRequest request) {
+        if (request.partitionCount() == 0) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("Fetch to broker " + leaderId
+                    + " without partitions"));
+        }
+        int fetcherId = FetcherManager.fetcherId(request.topicPartition(0), numReplicaFetchers);
+        ClientConnection connection = connections.computeIfAbsent(new ConnectionKey(leaderId, fetcherId), k -> {
+            String name = FetcherManager.fetcherName(fetcherId, leaderId) + "@broker-" + localBrokerId;
+            return client.connection(name, () -> addresses.address(leaderId), "broker-" + localBrokerId
+                    + "-fetcher-" + fetcherId);
+        });
+        return connection.send(Apis.FETCH, Apis.FETCH.maxVersion(), request);
+    }
+
+    /** The number of connections opened so far (one per (leader, fetcher) ever used). */
+    public int connectionCount() {
+        return connections.size();
+    }
+
+    /** Closes every connection this transport opened. */
+    @Override
+    public void close() {
+        connections.values().forEach(ClientConnection::close);
+        connections.clear();
+    }
+}

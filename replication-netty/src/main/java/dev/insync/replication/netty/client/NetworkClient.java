@@ -1,0 +1,95 @@
+package dev.insync.replication.netty.client;
+
+import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.netty.EventLoops;
+import dev.insync.replication.netty.config.NetworkConfig;
+import dev.insync.replication.netty.tls.SslConfig;
+import dev.insync.replication.netty.tls.SslContexts;
+import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The client side's shared parts: event loops (epoll where available), the TLS context, the
+ * settings and the clock; hands out {@link ClientConnection}s. {@link #close()} closes every
+ * connection it made and stops its loops (bounded wait).
+ */
+public final class NetworkClient implements AutoCloseable {
+
+    /** Bound on the wait for the loops to stop. */
+    public static final long SHUTDOWN_TIMEOUT_MS = 10_000L;
+
+    private final NetworkConfig config;
+    private final Scheduler scheduler;
+    private final EventLoops eventLoops;
+    private final EventLoopGroup group;
+    private final Optional<SslContext> sslContext;
+    private final Random random;
+    private final List<ClientConnection> connections = new CopyOnWriteArrayList<>();
+
+    /**
+     * @param name      prefix of the loops' thread names
+     * @param config    request.timeout.ms, reconnect.backoff.*, socket.connection.setup.timeout.ms,
+     *                  socket.request.max.bytes (the largest response frame read)
+     * @param ssl       TLS towards servers, or empty for plaintext
+     * @param scheduler the clock and timers of request timeouts and reconnect backoff (manual in tests)
+     * @param threads   event loop threads
+     * @param random    the jitter of the reconnect backoff (seeded in tests)
+     */
+    public NetworkClient(String name, NetworkConfig config, Optional<SslConfig> ssl, Scheduler scheduler, int threads,
+                         Random random) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.random = Objects.requireNonNull(random, "random");
+        this.sslContext = ssl.map(SslContexts::forClient);
+        this.eventLoops = EventLoops.choose(config.epollEnabled());
+        this.group = eventLoops.newGroup(name, threads);
+    }
+
+    /** A connection named {@code name} to whatever {@code address} says at each attempt. */
+    public ClientConnection connection(String name, Supplier<Optional<InetSocketAddress>> address, String clientId) {
+        ClientConnection c = new ClientConnection(name, address, this, clientId);
+        connections.add(c);
+        return c;
+    }
+
+    NetworkConfig config() {
+        return config;
+    }
+
+    Scheduler scheduler() {
+        return scheduler;
+    }
+
+    EventLoops eventLoops() {
+        return eventLoops;
+    }
+
+    EventLoopGroup group() {
+        return group;
+    }
+
+    Optional<SslContext> sslContext() {
+        return sslContext;
+    }
+
+    double nextRandom() {
+        return random.nextDouble();
+    }
+
+    /** Closes every connection and stops the loops. Idempotent. */
+    @Override
+    public void close() {
+        connections.forEach(ClientConnection::close);
+        connections.clear();
+        group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(SHUTDOWN_TIMEOUT_MS);
+    }
+}

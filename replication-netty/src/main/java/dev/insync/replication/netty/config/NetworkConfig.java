@@ -1,0 +1,144 @@
+package dev.insync.replication.netty.config;
+
+import java.util.Map;
+
+/**
+ * The network settings of a broker or client, with Kafka's property names and defaults (NET-1,
+ * NET-2). Build from a broker's property map with {@link #fromProperties} (names this class does
+ * not know are left to others) or with {@link #builder()}. Every value is checked; a bad one names
+ * its property.
+ *
+ * @param socketRequestMaxBytes         {@code socket.request.max.bytes}: the largest frame read (either side)
+ * @param queuedMaxRequests             {@code queued.max.requests}: requests in flight per connection
+ *                                      before the server stops reading from it
+ * @param connectionsMaxIdleMs          {@code connections.max.idle.ms}: a server connection with nothing
+ *                                      read, written or in flight for this long is closed
+ * @param numNetworkThreads             {@code num.network.threads}: the server's worker event loops
+ * @param numIoThreads                  {@code num.io.threads}: threads that run request handlers
+ * @param numAcceptorThreads            {@code insync.num.acceptor.threads}: the server's boss event loops
+ * @param requestTimeoutMs              {@code request.timeout.ms}: a client request unanswered this long fails
+ * @param reconnectBackoffMs            {@code reconnect.backoff.ms}: first wait before reconnecting
+ * @param reconnectBackoffMaxMs         {@code reconnect.backoff.max.ms}: the exponential backoff's cap
+ * @param connectionSetupTimeoutMs      {@code socket.connection.setup.timeout.ms}: TCP connect bound
+ * @param epollEnabled                  {@code insync.network.epoll.enabled}: use epoll when available
+ */
+public record NetworkConfig(int socketRequestMaxBytes, int queuedMaxRequests, long connectionsMaxIdleMs,
+                            int numNetworkThreads, int numIoThreads, int numAcceptorThreads, long requestTimeoutMs,
+                            long reconnectBackoffMs, long reconnectBackoffMaxMs, long connectionSetupTimeoutMs,
+                            boolean epollEnabled) {
+
+    public static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
+    public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
+    public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
+    public static final String NUM_NETWORK_THREADS = "num.network.threads";
+    public static final String NUM_IO_THREADS = "num.io.threads";
+    public static final String NUM_ACCEPTOR_THREADS = "insync.num.acceptor.threads";
+    public static final String REQUEST_TIMEOUT_MS = "request.timeout.ms";
+    public static final String RECONNECT_BACKOFF_MS = "reconnect.backoff.ms";
+    public static final String RECONNECT_BACKOFF_MAX_MS = "reconnect.backoff.max.ms";
+    public static final String SOCKET_CONNECTION_SETUP_TIMEOUT_MS = "socket.connection.setup.timeout.ms";
+    public static final String EPOLL_ENABLED = "insync.network.epoll.enabled";
+
+    public static final int DEFAULT_SOCKET_REQUEST_MAX_BYTES = 104_857_600;
+    public static final int DEFAULT_QUEUED_MAX_REQUESTS = 500;
+    public static final long DEFAULT_CONNECTIONS_MAX_IDLE_MS = 600_000L;
+    public static final int DEFAULT_NUM_NETWORK_THREADS = 3;
+    public static final int DEFAULT_NUM_IO_THREADS = 8;
+    public static final int DEFAULT_NUM_ACCEPTOR_THREADS = 1;
+    public static final long DEFAULT_REQUEST_TIMEOUT_MS = 30_000L;
+    public static final long DEFAULT_RECONNECT_BACKOFF_MS = 50L;
+    public static final long DEFAULT_RECONNECT_BACKOFF_MAX_MS = 1_000L;
+    public static final long DEFAULT_SOCKET_CONNECTION_SETUP_TIMEOUT_MS = 10_000L;
+
+    public NetworkConfig {
+        Properties.atLeast(SOCKET_REQUEST_MAX_BYTES, socketRequestMaxBytes, 16);
+        Properties.atLeast(QUEUED_MAX_REQUESTS, queuedMaxRequests, 1);
+        Properties.atLeast(CONNECTIONS_MAX_IDLE_MS, connectionsMaxIdleMs, 1);
+        Properties.atLeast(NUM_NETWORK_THREADS, numNetworkThreads, 1);
+        Properties.atLeast(NUM_IO_THREADS, numIoThreads, 1);
+        Properties.atLeast(NUM_ACCEPTOR_THREADS, numAcceptorThreads, 1);
+        Properties.atLeast(REQUEST_TIMEOUT_MS, requestTimeoutMs, 1);
+        Properties.atLeast(RECONNECT_BACKOFF_MS, reconnectBackoffMs, 0);
+        Properties.atLeast(RECONNECT_BACKOFF_MAX_MS, reconnectBackoffMaxMs, 0);
+        Properties.atLeast(SOCKET_CONNECTION_SETUP_TIMEOUT_MS, connectionSetupTimeoutMs, 1);
+        if (reconnectBackoffMaxMs < reconnectBackoffMs) {
+            throw new IllegalArgumentException("Property " + RECONNECT_BACKOFF_MAX_MS + " (" + reconnectBackoffMaxMs
+                    + ") is below " + RECONNECT_BACKOFF_MS + " (" + reconnectBackoffMs + ")");
+        }
+    }
+
+    /** Kafka's defaults. */
+    public static NetworkConfig defaults() {
+        return builder().build();
+    }
+
+    /** Reads the properties above from {@code props}; others are ignored. */
+    public static NetworkConfig fromProperties(Map<String, ?> props) {
+        return new NetworkConfig(
+                Properties.intValue(props, SOCKET_REQUEST_MAX_BYTES, DEFAULT_SOCKET_REQUEST_MAX_BYTES),
+                Properties.intValue(props, QUEUED_MAX_REQUESTS, DEFAULT_QUEUED_MAX_REQUESTS),
+                Properties.longValue(props, CONNECTIONS_MAX_IDLE_MS, DEFAULT_CONNECTIONS_MAX_IDLE_MS),
+                Properties.intValue(props, NUM_NETWORK_THREADS, DEFAULT_NUM_NETWORK_THREADS),
+                Properties.intValue(props, NUM_IO_THREADS, DEFAULT_NUM_IO_THREADS),
+                Properties.intValue(props, NUM_ACCEPTOR_THREADS, DEFAULT_NUM_ACCEPTOR_THREADS),
+                Properties.longValue(props, REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS),
+                Properties.longValue(props, RECONNECT_BACKOFF_MS, DEFAULT_RECONNECT_BACKOFF_MS),
+                Properties.longValue(props, RECONNECT_BACKOFF_MAX_MS, DEFAULT_RECONNECT_BACKOFF_MAX_MS),
+                Properties.longValue(props, SOCKET_CONNECTION_SETUP_TIMEOUT_MS, DEFAULT_SOCKET_CONNECTION_SETUP_TIMEOUT_MS),
+                Boolean.parseBoolean(Properties.string(props, EPOLL_ENABLED, "true").trim()));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from these values. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.socketRequestMaxBytes = socketRequestMaxBytes;
+        b.queuedMaxRequests = queuedMaxRequests;
+        b.connectionsMaxIdleMs = connectionsMaxIdleMs;
+        b.numNetworkThreads = numNetworkThreads;
+        b.numIoThreads = numIoThreads;
+        b.numAcceptorThreads = numAcceptorThreads;
+        b.requestTimeoutMs = requestTimeoutMs;
+        b.reconnectBackoffMs = reconnectBackoffMs;
+        b.reconnectBackoffMaxMs = reconnectBackoffMaxMs;
+        b.connectionSetupTimeoutMs = connectionSetupTimeoutMs;
+        b.epollEnabled = epollEnabled;
+        return b;
+    }
+
+    /** Builds a {@link NetworkConfig}; unset values are Kafka's defaults. */
+    public static final class Builder {
+        private int socketRequestMaxBytes = DEFAULT_SOCKET_REQUEST_MAX_BYTES;
+        private int queuedMaxRequests = DEFAULT_QUEUED_MAX_REQUESTS;
+        private long connectionsMaxIdleMs = DEFAULT_CONNECTIONS_MAX_IDLE_MS;
+        private int numNetworkThreads = DEFAULT_NUM_NETWORK_THREADS;
+        private int numIoThreads = DEFAULT_NUM_IO_THREADS;
+        private int numAcceptorThreads = DEFAULT_NUM_ACCEPTOR_THREADS;
+        private long requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
+        private long reconnectBackoffMs = DEFAULT_RECONNECT_BACKOFF_MS;
+        private long reconnectBackoffMaxMs = DEFAULT_RECONNECT_BACKOFF_MAX_MS;
+        private long connectionSetupTimeoutMs = DEFAULT_SOCKET_CONNECTION_SETUP_TIMEOUT_MS;
+        private boolean epollEnabled = true;
+
+        public Builder socketRequestMaxBytes(int v) { socketRequestMaxBytes = v; return this; }
+        public Builder queuedMaxRequests(int v) { queuedMaxRequests = v; return this; }
+        public Builder connectionsMaxIdleMs(long v) { connectionsMaxIdleMs = v; return this; }
+        public Builder numNetworkThreads(int v) { numNetworkThreads = v; return this; }
+        public Builder numIoThreads(int v) { numIoThreads = v; return this; }
+        public Builder numAcceptorThreads(int v) { numAcceptorThreads = v; return this; }
+        public Builder requestTimeoutMs(long v) { requestTimeoutMs = v; return this; }
+        public Builder reconnectBackoffMs(long v) { reconnectBackoffMs = v; return this; }
+        public Builder reconnectBackoffMaxMs(long v) { reconnectBackoffMaxMs = v; return this; }
+        public Builder connectionSetupTimeoutMs(long v) { connectionSetupTimeoutMs = v; return this; }
+        public Builder epollEnabled(boolean v) { epollEnabled = v; return this; }
+
+        public NetworkConfig build() {
+            return new NetworkConfig(socketRequestMaxBytes, queuedMaxRequests, connectionsMaxIdleMs, numNetworkThreads,
+                    numIoThreads, numAcceptorThreads, requestTimeoutMs, reconnectBackoffMs, reconnectBackoffMaxMs,
+                    connectionSetupTimeoutMs, epollEnabled);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.insync.replication.netty.config;
+
+import java.util.Map;
+
+/** Reads typed values from a map of Kafka-named properties; a bad value names its property. */
+final class Properties {
+
+    private Properties() {
+    }
+
+    static long longValue(Map<String, ?> props, String name, long defaultValue) {
+        Object v = props.get(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (v instanceof Number n) {
+            return n.longValue();
+        }
+        try {
+            return Long.parseLong(v.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Property " + name + " must be a number, got '" + v + "'", e);
+        }
+    }
+
+    static int intValue(Map<String, ?> props, String name, int defaultValue) {
+        long v = longValue(props, name, defaultValue);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Property " + name + " must fit in an int, got " + v);
+        }
+        return (int) v;
+    }
+
+    static String string(Map<String, ?> props, String name, String defaultValue) {
+        Object v = props.get(name);
+        return v == null ? defaultValue : v.toString();
+    }
+
+    static long atLeast(String name, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException("Property " + name + " must be at least " + min + ", got " + value);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.insync.replication.netty.protocol;
+
+import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.core.rpc.FetchResponse;
+
+/**
+ * The apis of this module. Keys are Kafka's numbers for the same requests, for familiarity only:
+ * the byte layouts are Insync's own (docs/protocol.md), not Kafka's wire format. Keys reserved for
+ * the controller's requests: ControlledShutdown 7, AlterPartition 56, BrokerRegistration 62,
+ * BrokerHeartbeat 63, metadata-log Fetch 1000.
+ */
+public final class Apis {
+
+    public static final short PRODUCE_KEY = 0;
+    public static final short FETCH_KEY = 1;
+    public static final short METADATA_KEY = 3;
+    public static final short API_VERSIONS_KEY = 18;
+
+    /** Produce; acks=0 is answered with nothing. */
+    public static final Api<ProduceRequest, ProduceResponse> PRODUCE = Api
+            .builder(PRODUCE_KEY, "Produce", ProduceRequestCodec.INSTANCE, ProduceResponseCodec.INSTANCE)
+            .versions(0, 0).expectsResponse(ProduceRequest::expectsResponse).build();
+
+    /** Replica fetch (replicaId >= 0, which is a broker-identity claim, SEC-2) and consumer fetch (-1). */
+    public static final Api<FetchRequest, FetchResponse> FETCH = Api
+            .builder(FETCH_KEY, "Fetch", FetchRequestCodec.INSTANCE, FetchResponseCodec.INSTANCE)
+            .versions(0, 0).claimedBrokerId(r -> r.isFromFollower() ? r.replicaId() : Api.NO_BROKER_CLAIM).build();
+
+    /** Topics, partitions, leaders, epochs, ISR, ELR and the brokers' endpoints. */
+    public static final Api<MetadataRequest, MetadataResponse> METADATA = Api
+            .builder(METADATA_KEY, "Metadata", MetadataRequestCodec.INSTANCE, MetadataResponseCodec.INSTANCE)
+            .versions(0, 0).build();
+
+    /** The apis and versions a server serves. */
+    public static final Api<ApiVersionsRequest, ApiVersionsResponse> API_VERSIONS = Api
+            .builder(API_VERSIONS_KEY, "ApiVersions", ApiVersionsRequestCodec.INSTANCE,
+                    ApiVersionsResponseCodec.INSTANCE)
+            .versions(0, 0).build();
+
+    /** Every api of this module. */
+    public static final ApiRegistry DEFAULT = ApiRegistry.of(PRODUCE, FETCH, METADATA, API_VERSIONS);
+
+    private Apis() {
+    }
+}

@@ -1,0 +1,43 @@
+package dev.insync.replication.netty.protocol;
+
+import dev.insync.replication.core.rpc.FetchRequest;
+
+import java.util.Map;
+
+/**
+ * Fetch request v0 (replica and consumer fetch, FOL-3, FET-1): replicaId int32, brokerEpoch int64,
+ * maxWaitMs int32, minBytes int32, maxBytes int32, then topic blocks of partitions: partition int32,
+ * fetchOffset int64, logStartOffset int64, partitionMaxBytes int32, currentLeaderEpoch (optional
+ * int32), lastFetchedEpoch (optional int32).
+ */
+public final class FetchRequestCodec implements MessageCodec<FetchRequest> {
+
+    public static final FetchRequestCodec INSTANCE = new FetchRequestCodec();
+
+    /** partition index + offsets + max bytes + two absent optionals. */
+    static final int MIN_PARTITION_BYTES = 4 + 8 + 8 + 4 + 1 + 1;
+
+    private FetchRequestCodec() {
+    }
+
+    @Override
+    public void write(FetchRequest r, short version, WireWriter out) {
+        out.int32(r.replicaId()).int64(r.brokerEpoch()).int32(r.maxWaitMs()).int32(r.minBytes()).int32(r.maxBytes());
+        TopicBlocks.write(r.partitions(), out, (d, o) -> o.int64(d.fetchOffset()).int64(d.logStartOffset())
+                .int32(d.partitionMaxBytes()).optionalInt32(d.currentLeaderEpoch()).optionalInt32(d.lastFetchedEpoch()));
+    }
+
+    @Override
+    public FetchRequest read(short version, WireReader in) {
+        int replicaId = in.int32("fetch replicaId");
+        long brokerEpoch = in.int64("fetch brokerEpoch");
+        int maxWaitMs = in.int32("fetch maxWaitMs");
+        int minBytes = in.int32("fetch minBytes");
+        int maxBytes = in.int32("fetch maxBytes");
+        Map<dev.insync.replication.log.TopicPartition, FetchRequest.PartitionData> partitions =
+                TopicBlocks.read(in, "fetch", MIN_PARTITION_BYTES, (p, i) -> new FetchRequest.PartitionData(
+                        i.int64("fetchOffset"), i.int64("logStartOffset"), i.int32("partitionMaxBytes"),
+                        i.optionalInt32("currentLeaderEpoch"), i.optionalInt32("lastFetchedEpoch")));
+        return new FetchRequest(replicaId, brokerEpoch, maxWaitMs, minBytes, maxBytes, partitions);
+    }
+}

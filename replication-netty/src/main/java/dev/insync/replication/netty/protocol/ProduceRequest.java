@@ -1,0 +1,29 @@
+package dev.insync.replication.netty.protocol;
+
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.record.MemoryRecords;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A Produce (PRO-1..PRO-5): the records of each partition, appended by the leader with
+ * {@code acks} 0, 1 or -1 and waiting at most {@code timeoutMs} for acks=-1. A request with
+ * {@code acks == 0} gets no response (Kafka's behaviour). The server passes {@code acks} on as it is,
+ * so a value other than 0, 1, -1 is answered INVALID_REQUIRED_ACKS per partition (PRO-1).
+ *
+ * @param partitions the records per partition, in request order
+ */
+public record ProduceRequest(short acks, int timeoutMs, Map<TopicPartition, MemoryRecords> partitions) {
+
+    /** An ordered immutable copy of the partitions. */
+    public ProduceRequest {
+        partitions = Collections.unmodifiableMap(new LinkedHashMap<>(partitions));
+    }
+
+    /** Whether the server answers this request. */
+    public boolean expectsResponse() {
+        return acks != 0;
+    }
+}

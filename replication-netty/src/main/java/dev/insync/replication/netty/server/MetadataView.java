@@ -1,0 +1,60 @@
+package dev.insync.replication.netty.server;
+
+import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.netty.protocol.BrokerEndpoint;
+
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * What the Metadata api answers from: the broker's current view of the cluster. The broker's
+ * metadata image implements it (later); {@link #of} is a fixed snapshot for tests and embedders.
+ * Implementations are thread-safe; each call sees one consistent state of what it returns.
+ */
+public interface MetadataView {
+
+    /** The brokers' endpoints. */
+    List<BrokerEndpoint> brokers();
+
+    /** The active controller's id, -1 if unknown. */
+    int controllerId();
+
+    /** Every known topic. */
+    Collection<String> topicNames();
+
+    /** A topic's partitions in partition order; empty if the topic is unknown. */
+    List<PartitionRegistration> partitions(String topic);
+
+    /** A fixed view of these brokers and partitions. */
+    static MetadataView of(List<BrokerEndpoint> brokers, int controllerId, Collection<PartitionRegistration> partitions) {
+        List<BrokerEndpoint> b = List.copyOf(brokers);
+        Map<String, List<PartitionRegistration>> byTopic = partitions.stream()
+                .sorted(Comparator.comparingInt(p -> p.topicPartition().partition()))
+                .collect(Collectors.groupingBy(p -> p.topicPartition().topic(), TreeMap::new, Collectors.toList()));
+        return new MetadataView() {
+            @Override
+            public List<BrokerEndpoint> brokers() {
+                return b;
+            }
+
+            @Override
+            public int controllerId() {
+                return controllerId;
+            }
+
+            @Override
+            public Collection<String> topicNames() {
+                return byTopic.keySet();
+            }
+
+            @Override
+            public List<PartitionRegistration> partitions(String topic) {
+                return byTopic.getOrDefault(topic, List.of());
+            }
+        };
+    }
+}

@@ -1,0 +1,47 @@
+package dev.insync.replication.netty.server;
+
+import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.netty.protocol.Apis;
+import dev.insync.replication.netty.protocol.MetadataRequest;
+import dev.insync.replication.netty.protocol.MetadataResponse;
+import dev.insync.replication.netty.protocol.ProduceResponse;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The broker's data-plane handlers: Fetch and Produce to a {@link ReplicaService} (a
+ * {@code ReplicaManager}), Metadata from a {@link MetadataView}. The completion of the manager's
+ * future is what completes the answer (a parked fetch, an acks=all produce); nothing here blocks.
+ */
+public final class ReplicaApiHandlers {
+
+    private ReplicaApiHandlers() {
+    }
+
+    /** Adds Fetch, Produce and Metadata to {@code apis}. */
+    public static ServedApis.Builder register(ServedApis.Builder apis, ReplicaService replicas, MetadataView metadata) {
+        return apis
+                .add(Apis.FETCH, (ctx, request) -> replicas.fetch(request))
+                .add(Apis.PRODUCE, (ctx, request) -> replicas
+                        .produce(request.partitions(), request.acks(), request.timeoutMs())
+                        .thenApply(ProduceResponse::new))
+                .add(Apis.METADATA, (ctx, request) -> CompletableFuture.completedFuture(metadata(metadata, request)));
+    }
+
+    /** The Metadata answer: every requested topic, unknown ones with UNKNOWN_TOPIC_OR_PARTITION. */
+    static MetadataResponse metadata(MetadataView view, MetadataRequest request) {
+        Collection<String> names = request.topics().isPresent() ? request.topics().get() : view.topicNames();
+        List<MetadataResponse.TopicMetadata> topics = new ArrayList<>(names.size());
+        for (String name : names) {
+            List<PartitionRegistration> partitions = view.partitions(name);
+            topics.add(partitions.isEmpty()
+                    ? new MetadataResponse.TopicMetadata(Errors.UNKNOWN_TOPIC_OR_PARTITION, name, List.of())
+                    : new MetadataResponse.TopicMetadata(Errors.NONE, name, partitions));
+        }
+        return new MetadataResponse(view.brokers(), view.controllerId(), topics);
+    }
+}

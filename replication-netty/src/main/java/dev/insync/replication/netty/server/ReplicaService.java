@@ -1,0 +1,48 @@
+package dev.insync.replication.netty.server;
+
+import dev.insync.replication.core.produce.ProduceResult;
+import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.core.server.ReplicaManager;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.record.MemoryRecords;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * What the Fetch and Produce handlers call: {@link ReplicaManager}'s two entry points, as an
+ * interface so that tests can put a recording double behind a real server.
+ */
+public interface ReplicaService {
+
+    /** {@link ReplicaManager#fetch}. */
+    CompletionStage<FetchResponse> fetch(FetchRequest request);
+
+    /** {@link ReplicaManager#produce}. */
+    CompletionStage<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
+                                                                int requiredAcks, long timeoutMs);
+
+    /** The service of a broker's replica manager. */
+    static ReplicaService of(ReplicaManager replicaManager) {
+        Objects.requireNonNull(replicaManager, "replicaManager");
+        return new ReplicaService() {
+            @Override
+            public CompletionStage<FetchResponse> fetch(FetchRequest request) {
+                return replicaManager.fetch(request);
+            }
+
+            @Override
+            public CompletionStage<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
+                                                                               int requiredAcks, long timeoutMs) {
+                return replicaManager.produce(entries, requiredAcks, timeoutMs);
+            }
+
+            @Override
+            public String toString() {
+                return "ReplicaService(" + replicaManager + ")";
+            }
+        };
+    }
+}

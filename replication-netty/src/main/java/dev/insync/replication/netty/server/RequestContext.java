@@ -1,0 +1,18 @@
+package dev.insync.replication.netty.server;
+
+import dev.insync.replication.netty.tls.PeerIdentity;
+
+import java.net.SocketAddress;
+
+/**
+ * What a handler knows about the request besides its body.
+ *
+ * @param clientId      the header's client id, may be null
+ * @param apiVersion    the version the request was decoded as (answer in the same)
+ * @param correlationId the header's correlation id
+ * @param remoteAddress the peer's address
+ * @param peer          the peer's certificate identity (anonymous on plaintext)
+ */
+public record RequestContext(String clientId, short apiVersion, int correlationId, SocketAddress remoteAddress,
+                             PeerIdentity peer) {
+}

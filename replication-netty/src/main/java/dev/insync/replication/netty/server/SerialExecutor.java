@@ -1,0 +1,69 @@
+package dev.insync.replication.netty.server;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Runs one connection's handler calls one at a time, in submission order, on a shared pool: a
+ * connection's produce requests reach the log in the order they were sent, while connections run in
+ * parallel. Holds no thread of its own.
+ */
+final class SerialExecutor implements Executor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SerialExecutor.class);
+
+    private final Executor pool;
+    private final Queue<Runnable> tasks = new ArrayDeque<>();
+    private boolean running;
+
+    SerialExecutor(Executor pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        synchronized (this) {
+            tasks.add(task);
+            if (running) {
+                return;
+            }
+            running = true;
+        }
+        submitDrain();
+    }
+
+    private void submitDrain() {
+        try {
+            pool.execute(this::drain);
+        } catch (RejectedExecutionException e) {
+            synchronized (this) {
+                LOG.debug("Request pool rejected {} queued handler calls (shutting down)", tasks.size());
+                tasks.clear();
+                running = false;
+            }
+        }
+    }
+
+    private void drain() {
+        Runnable task;
+        synchronized (this) {
+            task = tasks.poll();
+            if (task == null) {
+                running = false;
+                return;
+            }
+        }
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.error("Request handler task failed", e);
+        }
+        // One task per pool turn, so a busy connection does not hold a pool thread forever.
+        submitDrain();
+    }
+}

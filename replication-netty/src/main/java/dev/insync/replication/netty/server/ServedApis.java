@@ -1,0 +1,73 @@
+package dev.insync.replication.netty.server;
+
+import dev.insync.replication.netty.protocol.Api;
+import dev.insync.replication.netty.protocol.ApiRegistry;
+import dev.insync.replication.netty.protocol.ApiVersionsResponse;
+import dev.insync.replication.netty.protocol.Apis;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The apis a server serves, each with its handler. ApiVersions is always served and answers with
+ * this set. Immutable once built.
+ */
+public final class ServedApis {
+
+    /** An api and its handler. */
+    public record Served<Q, R>(Api<Q, R> api, RequestHandler<Q, R> handler) {
+        public Served {
+            Objects.requireNonNull(api, "api");
+            Objects.requireNonNull(handler, "handler of " + api);
+        }
+    }
+
+    private final Map<Short, Served<?, ?>> byKey;
+    private final ApiRegistry registry;
+
+    private ServedApis(Map<Short, Served<?, ?>> byKey) {
+        this.byKey = Collections.unmodifiableMap(byKey);
+        this.registry = ApiRegistry.of(byKey.values().stream().map(Served::api).toArray(Api<?, ?>[]::new));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The served api with this key. */
+    public Optional<Served<?, ?>> served(short key) {
+        return Optional.ofNullable(byKey.get(key));
+    }
+
+    /** The served apis as a registry. */
+    public ApiRegistry registry() {
+        return registry;
+    }
+
+    /** Collects handlers. */
+    public static final class Builder {
+        private final Map<Short, Served<?, ?>> byKey = new TreeMap<>();
+
+        /** Serves {@code api} with {@code handler}. @throws IllegalArgumentException if its key is served already */
+        public <Q, R> Builder add(Api<Q, R> api, RequestHandler<Q, R> handler) {
+            Served<?, ?> previous = byKey.putIfAbsent(api.key(), new Served<>(api, handler));
+            if (previous != null) {
+                throw new IllegalArgumentException("Api key " + api.key() + " is already served by " + previous.api());
+            }
+            return this;
+        }
+
+        public ServedApis build() {
+            Map<Short, Served<?, ?>> m = new TreeMap<>(byKey);
+            ServedApis[] self = new ServedApis[1];
+            m.putIfAbsent(Apis.API_VERSIONS_KEY, new Served<>(Apis.API_VERSIONS,
+                    (ctx, req) -> CompletableFuture.completedFuture(ApiVersionsResponse.of(self[0].registry()))));
+            self[0] = new ServedApis(m);
+            return self[0];
+        }
+    }
+}

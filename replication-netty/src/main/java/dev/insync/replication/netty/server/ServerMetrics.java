@@ -1,0 +1,54 @@
+package dev.insync.replication.netty.server;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counters of one server, thread-safe and cheap to bump. */
+public final class ServerMetrics {
+
+    private final LongAdder connectionsAccepted = new LongAdder();
+    private final LongAdder requests = new LongAdder();
+    private final LongAdder malformedFrames = new LongAdder();
+    private final LongAdder oversizedFrames = new LongAdder();
+    private final LongAdder unsupportedRequests = new LongAdder();
+    private final LongAdder authorizationFailures = new LongAdder();
+    private final LongAdder handlerFailures = new LongAdder();
+    private final LongAdder idleConnectionsClosed = new LongAdder();
+    private final LongAdder tlsHandshakeFailures = new LongAdder();
+
+    void connectionAccepted() { connectionsAccepted.increment(); }
+    void request() { requests.increment(); }
+    void malformedFrame() { malformedFrames.increment(); }
+    void oversizedFrame() { oversizedFrames.increment(); }
+    void unsupportedRequest() { unsupportedRequests.increment(); }
+    void authorizationFailure() { authorizationFailures.increment(); }
+    void handlerFailure() { handlerFailures.increment(); }
+    void idleConnectionClosed() { idleConnectionsClosed.increment(); }
+    void tlsHandshakeFailure() { tlsHandshakeFailures.increment(); }
+
+    /** Connections accepted since start. */
+    public long connectionsAccepted() { return connectionsAccepted.sum(); }
+    /** Requests decoded and dispatched (or answered with an error) since start. */
+    public long requests() { return requests.sum(); }
+    /** NET-1: frames that did not follow the protocol; each closed its connection. */
+    public long malformedFrames() { return malformedFrames.sum(); }
+    /** NET-1: frames over {@code socket.request.max.bytes}; each closed its connection. */
+    public long oversizedFrames() { return oversizedFrames.sum(); }
+    /** NET-1: requests for an unknown api or version, answered UNSUPPORTED_VERSION. */
+    public long unsupportedRequests() { return unsupportedRequests.sum(); }
+    /** SEC-2: broker-identity claims refused, answered CLUSTER_AUTHORIZATION_FAILED. */
+    public long authorizationFailures() { return authorizationFailures.sum(); }
+    /** Handlers that failed; answered UNKNOWN_SERVER_ERROR. */
+    public long handlerFailures() { return handlerFailures.sum(); }
+    /** NET-2: connections closed after {@code connections.max.idle.ms}. */
+    public long idleConnectionsClosed() { return idleConnectionsClosed.sum(); }
+    /** SEC-1: TLS handshakes that failed (no or untrusted certificate, protocol mismatch). */
+    public long tlsHandshakeFailures() { return tlsHandshakeFailures.sum(); }
+
+    @Override
+    public String toString() {
+        return "ServerMetrics(connections=" + connectionsAccepted() + ", requests=" + requests() + ", malformed="
+                + malformedFrames() + ", oversized=" + oversizedFrames() + ", unsupported=" + unsupportedRequests()
+                + ", unauthorized=" + authorizationFailures() + ", handlerFailures=" + handlerFailures() + ", idleClosed="
+                + idleConnectionsClosed() + ", tlsFailures=" + tlsHandshakeFailures() + ")";
+    }
+}
