@@ -752,6 +752,11 @@ public final class ReplicaManager {
 
     /** §9: an I/O failure takes the partition offline (answers KAFKA_STORAGE_ERROR); others go on. */
     private void handleStorageFailure(TopicPartition tp, RuntimeException cause) {
+        if (!logDirOffline && logDirectory.isOffline()) {
+            // §9: the I/O failure took the whole log directory offline (LogDirectory#isOffline): all its partitions go.
+            logDirOffline = true;
+            sortedPartitions().forEach(p -> handleStorageFailure(p.topicPartition(), cause));
+        }
         Partition partition = partitions.get(tp);
         if (partition == null || partition.isOffline()) {
             return;

@@ -9,6 +9,7 @@ import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogDirectory;
 import dev.insync.replication.log.TopicPartition;
@@ -47,6 +48,8 @@ final class ClusterBroker {
     private final NodeRuntime runtime;
     private final InMemoryNetwork network;
     private final Set<Mutation> mutations;
+    /** This broker's log directory's durability (and fault hook); per broker, never JVM-wide. */
+    private final FileSync fileSync;
 
     private volatile Status status = Status.DOWN;
     private int incarnation;
@@ -57,7 +60,8 @@ final class ClusterBroker {
     private InMemoryReplicationMetrics metrics;
 
     ClusterBroker(int id, Path dataDir, ReplicationConfig config, NodeRuntime runtime, InMemoryNetwork network,
-                  Set<Mutation> mutations) {
+                  Set<Mutation> mutations, FileSync fileSync) {
+        this.fileSync = fileSync;
         this.mutations = mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
         this.id = id;
         this.node = NodeId.broker(id);
@@ -94,7 +98,7 @@ final class ClusterBroker {
         }
         incarnation++;
         Scheduler scheduler = runtime.forNode(node);
-        logDirectory = LogDirectory.open(dataDir, config.logConfig(), scheduler.time()::milliseconds);
+        logDirectory = LogDirectory.open(dataDir, config.logConfig(), scheduler.time()::milliseconds, fileSync);
         long previousEpoch = logDirectory.previousCleanShutdownBrokerEpoch().orElse(BrokerLifecycleManager.NO_EPOCH);
         metrics = new InMemoryReplicationMetrics();
         MetadataDeltaSequencer[] sequencerRef = new MetadataDeltaSequencer[1];
