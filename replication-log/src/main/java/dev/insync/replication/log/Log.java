@@ -327,8 +327,8 @@ public final class Log implements Closeable {
             boolean last = i == ordered.size() - 1;
             long nextBase = last ? -1 : ordered.get(i + 1).baseOffset();
             // Flushed: every batch is below the recovery point. The last segment's end is known only
-            // once its tail has been walked, so it is checked when it starts at or below it.
-            boolean flushed = last ? segment.baseOffset() <= requestedRecoveryPoint : nextBase <= requestedRecoveryPoint;
+            // once its tail has been walked, so it is checked when it starts below it.
+            boolean flushed = last ? segment.baseOffset() < requestedRecoveryPoint : nextBase <= requestedRecoveryPoint;
             if (flushed) {
                 LogSegment.TrustCheck check;
                 try {
