@@ -492,7 +492,7 @@ public final class Log implements Closeable {
                 nextOffset += BatchFraming.lastOffsetDelta(buf, pos) + 1L;
             }
             if (latest.isEmpty() || latest.getAsInt() != leaderEpoch) {
-                leaderEpochCache.assign(leaderEpoch, firstOffset);
+                updateEpochCache(() -> leaderEpochCache.assign(leaderEpoch, firstOffset));
             }
             boolean flushDue = appendValidated(buf, summary.recordCount(), leaderFlushDeferred);
             return new LogAppendInfo(firstOffset, nextOffset - 1, summary.recordCount(), buf.limit(),
@@ -544,7 +544,7 @@ public final class Log implements Closeable {
                 maxTimestamp = Math.max(maxTimestamp, BatchFraming.maxTimestamp(buf, pos));
             }
             for (long[] entry : newEpochs) {
-                leaderEpochCache.assign((int) entry[0], entry[1]);
+                updateEpochCache(() -> leaderEpochCache.assign((int) entry[0], entry[1]));
             }
             // Follower appends flush in place (one force per fetch response already covers many records).
             appendValidated(buf, summary.recordCount(), false);
@@ -896,7 +896,7 @@ public final class Log implements Closeable {
                 throw new IllegalArgumentException("Epoch " + leaderEpoch + " cannot start at " + startOffset
                         + ", above the log end offset " + logEndOffset + " of " + topicPartition);
             }
-            leaderEpochCache.assign(leaderEpoch, startOffset);
+            updateEpochCache(() -> leaderEpochCache.assign(leaderEpoch, startOffset));
         } finally {
             lock.unlock();
         }
@@ -924,7 +924,7 @@ public final class Log implements Closeable {
             ensureOpen();
             long leo = logEndOffset;
             if (offset >= leo) {
-                leaderEpochCache.truncateFromEnd(leo);
+                updateEpochCache(() -> leaderEpochCache.truncateFromEnd(leo));
                 return false;
             }
             if (offset < segments.firstKey()) {
@@ -956,7 +956,7 @@ public final class Log implements Closeable {
             } finally {
                 segmentsLock.writeLock().unlock();
             }
-            leaderEpochCache.truncateFromEnd(logEndOffset);
+            updateEpochCache(() -> leaderEpochCache.truncateFromEnd(logEndOffset));
             if (recoveryPoint < recoveryPointBefore) {
                 // Before any new append (we hold the lock): a checkpoint still vouching for the removed
                 // offsets would make recovery trust the new, unflushed bytes written there.
@@ -1021,7 +1021,7 @@ public final class Log implements Closeable {
             } finally {
                 segmentsLock.writeLock().unlock();
             }
-            leaderEpochCache.clear();
+            updateEpochCache(() -> leaderEpochCache.clear());
             if (recoveryPoint < recoveryPointBefore) {
                 persistLoweredRecoveryPoint();
             }
@@ -1193,7 +1193,7 @@ public final class Log implements Closeable {
         LOG.info("Incrementing the log start offset of {} to {}", topicPartition, offset);
         logStartOffset = offset;
         recoveryPoint = Math.max(recoveryPoint, offset);
-        leaderEpochCache.truncateFromStart(offset);
+        updateEpochCache(() -> leaderEpochCache.truncateFromStart(offset));
         List<LogSegment> deletable = new ArrayList<>();
         for (Map.Entry<Long, LogSegment> e : segments.entrySet()) {
             Long next = segments.higherKey(e.getKey());
@@ -1252,7 +1252,7 @@ public final class Log implements Closeable {
             if (newStart > logStartOffset) {
                 logStartOffset = newStart;
                 recoveryPoint = Math.max(recoveryPoint, newStart);
-                leaderEpochCache.truncateFromStart(newStart);
+                updateEpochCache(() -> leaderEpochCache.truncateFromStart(newStart));
             }
             deleteSegments(deletable);
             return deletable.size();
@@ -1355,13 +1355,32 @@ public final class Log implements Closeable {
      */
     private ApiException storageError(String what, IOException e) {
         LOG.error("I/O error on the log of {}: {}; the log is offline", topicPartition, what, e);
-        ApiException failure = new ApiException(Errors.KAFKA_STORAGE_ERROR, "I/O error on the log of " + topicPartition
-                + " during " + what + ": " + e, e);
-        if (!closed) {
-            markOffline(failure.getMessage());
-            owner.onStorageFailure(this, failure);
-        }
+        return storageFailure(new ApiException(Errors.KAFKA_STORAGE_ERROR, "I/O error on the log of " + topicPartition
+                + " during " + what + ": " + e, e));
+    }
+
+    private ApiException storageFailure(ApiException failure) {
+        // Also while closing: trimming the indexes is a write, and its failure is the directory's too.
+        markOffline(failure.getMessage());
+        owner.onStorageFailure(this, failure);
         return failure;
+    }
+
+    /**
+     * Runs a change of the leader-epoch cache, which writes {@code leader-epoch-checkpoint}: a
+     * failed write is a storage failure of this log like any other (§9).
+     */
+    private void updateEpochCache(Runnable change) {
+        try {
+            change.run();
+        } catch (ApiException e) {
+            if (e.error() == Errors.KAFKA_STORAGE_ERROR) {
+                LOG.error("Writing the leader-epoch checkpoint of {} failed; the log is offline: {}", topicPartition,
+                        e.getMessage());
+                throw storageFailure(e);
+            }
+            throw e;
+        }
     }
 
     @Override

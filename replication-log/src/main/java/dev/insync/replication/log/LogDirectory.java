@@ -227,10 +227,16 @@ public final class LogDirectory implements Closeable {
                     "from " + recoveryPointCheckpoint.file(), "from " + logStartOffsetCheckpoint.file());
             return Log.open(logDir, tp, config, recoveryPoint, logStartOffset, clockMs, context);
         } catch (ApiException e) {
+            if (e.error() == Errors.KAFKA_STORAGE_ERROR) {
+                // §9: a log that cannot be opened or created takes its directory offline.
+                markOffline("the log of " + tp + " could not be opened: " + e.getMessage());
+            }
             throw e;
         } catch (RuntimeException e) {
-            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not open the log of " + tp + " in " + logDir
-                    + ": " + e, e);
+            ApiException failure = new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not open the log of " + tp
+                    + " in " + logDir + ": " + e, e);
+            markOffline(failure.getMessage());
+            throw failure;
         }
     }
 
