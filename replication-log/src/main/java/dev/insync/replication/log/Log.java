@@ -169,8 +169,14 @@ public final class Log implements Closeable {
         try {
             if (!Files.isDirectory(dir)) {
                 context.fileSync().beforeWrite(dir);
+                Files.createDirectories(dir);
+                // The new partition directory's entry in its parent must survive a power loss too:
+                // the directory checkpoints will name this partition.
+                Path parent = dir.toAbsolutePath().getParent();
+                if (parent != null) {
+                    context.fileSync().fsyncDirectory(parent);
+                }
             }
-            Files.createDirectories(dir);
         } catch (IOException e) {
             throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Cannot create log directory " + dir + " for "
                     + topicPartition + ": " + e, e);

@@ -61,32 +61,25 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
         this.baseOffset = baseOffset;
         this.entrySize = entrySize;
         this.fileSync = fileSync;
-        boolean existed = Files.exists(file);
-        if (!existed) {
+        // Decided once, before the (retryable) mapping: a retry after an interrupt finds the file
+        // already extended to the map size and must not take that for entries.
+        long length = Files.exists(file) ? Files.size(file) : 0;
+        if (length > Integer.MAX_VALUE) {
+            throw new IOException("Index file " + file + " is " + length + " bytes, above the 2 GiB limit");
+        }
+        if (length == 0) {
             fileSync.beforeWrite(file);
         }
-        long[] length = new long[1];
+        int mapSize = length == 0 ? roundDown(maxIndexSize) : roundDown((int) length);
         this.mmap = UninterruptibleIo.call(() -> {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE)) {
-                length[0] = ch.size();
-                int mapSize;
-                if (length[0] == 0) {
-                    mapSize = roundDown(maxIndexSize);
-                    if (existed) {
-                        fileSync.beforeWrite(file);
-                    }
-                } else if (length[0] > Integer.MAX_VALUE) {
-                    throw new IOException("Index file " + file + " is " + length[0] + " bytes, above the 2 GiB limit");
-                } else {
-                    mapSize = roundDown((int) length[0]);
-                }
                 return ch.map(FileChannel.MapMode.READ_WRITE, 0, mapSize);
             }
         });
-        this.lengthAtOpen = length[0];
-        this.maxEntries = mmap.capacity() / entrySize;
-        this.entries = length[0] == 0 ? 0 : maxEntries;
+        this.lengthAtOpen = length;
+        this.maxEntries = mapSize / entrySize;
+        this.entries = length == 0 ? 0 : maxEntries;
     }
 
     private int roundDown(int bytes) {

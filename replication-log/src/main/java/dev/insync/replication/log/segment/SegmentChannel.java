@@ -20,13 +20,14 @@ import java.nio.file.StandardOpenOption;
  * <p>Java closes a {@code FileChannel} for every thread when one thread is interrupted while in
  * (or entering) an I/O call on it: that thread gets {@link java.nio.channels.ClosedByInterruptException},
  * the others {@link ClosedChannelException}. Unhandled, one interrupted fetcher would leave the
- * segment unusable and its log offline with KAFKA_STORAGE_ERROR. Here every operation that fails
- * because the channel was closed by anything but {@link #close()} reopens the file and runs again,
- * at most {@link UninterruptibleIo#MAX_ATTEMPTS} times in all, with the interrupt flag cleared
- * meanwhile (a channel used by an interrupted thread is closed on its first call) and set again
- * before returning, so the caller still learns it was interrupted. Every operation is positional
- * and is retried whole (a write rewrites the same bytes at the same position), so a retry is
- * idempotent. Any other {@link IOException} is a real disk error and is thrown as it is.
+ * segment unusable and its log offline with KAFKA_STORAGE_ERROR. Here an operation that fails
+ * because the channel was closed by anything but {@link #close()} reopens the shared channel (for
+ * the callers after it) and runs again, once, with a channel of its own on a private thread that
+ * no interrupt can reach ({@link UninterruptibleIo#onPrivateThread}); the caller's interrupt flag
+ * is cleared for the wait and set again before returning, so it still learns it was interrupted.
+ * Every operation is positional and is retried whole (a write rewrites the same bytes at the same
+ * position), so the retry is idempotent. Any other {@link IOException} is a real disk error and is
+ * thrown as it is.
  *
  * <p>Thread-safe: reopening is serialized and replaces the channel once for all its users.
  */
@@ -43,7 +44,7 @@ final class SegmentChannel {
     private final Path file;
     private volatile FileChannel channel;
     private volatile boolean closed;
-    /** How many times an interrupt forced a reopen; for tests and the log message. */
+    /** How many times an interrupt forced a reopen; for tests. Changed under the lock only. */
     private volatile long reopens;
 
     private SegmentChannel(Path file, FileChannel channel) {
@@ -124,26 +125,25 @@ final class SegmentChannel {
     }
 
     private <T> T run(Op<T> op) throws IOException {
-        boolean interrupted = false;
+        FileChannel current = channel;
         try {
-            for (int attempt = 1; ; attempt++) {
-                FileChannel current = channel;
-                try {
-                    return op.run(current);
-                } catch (ClosedChannelException e) {
-                    if (closed) {
-                        throw e;
-                    }
-                    interrupted |= Thread.interrupted();
-                    if (attempt >= UninterruptibleIo.MAX_ATTEMPTS) {
-                        throw e;
-                    }
-                    reopen(current, e);
-                }
+            return op.run(current);
+        } catch (ClosedChannelException e) {
+            if (closed) {
+                throw e;
             }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            boolean interrupted = Thread.interrupted();
+            try {
+                reopen(current, e);
+                return UninterruptibleIo.onPrivateThread("retry of an operation on " + file, () -> {
+                    try (FileChannel own = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                        return op.run(own);
+                    }
+                });
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
     }
@@ -155,8 +155,13 @@ final class SegmentChannel {
         if (channel == dead) {
             channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
             reopens++;
-            LOG.warn("Reopened {} after an interrupted thread closed its channel ({}); an I/O thread should be"
-                    + " stopped, not interrupted", file, cause.getClass().getSimpleName());
+            // Once per segment at WARN: a caller interrupting in a loop must not flood the log.
+            if (reopens == 1) {
+                LOG.warn("Reopened {} after an interrupted thread closed its channel ({}); an I/O thread should be"
+                        + " stopped, not interrupted", file, cause.getClass().getSimpleName());
+            } else {
+                LOG.debug("Reopened {} after an interrupt ({} times)", file, reopens);
+            }
         }
     }
 }
