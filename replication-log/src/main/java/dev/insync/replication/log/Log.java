@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -161,7 +162,7 @@ public final class Log implements Closeable {
     public static Log open(Path dir, TopicPartition topicPartition, LogConfig config, long recoveryPoint,
                            long logStartOffset, LongSupplier clockMs, FileSync fileSync) {
         return open(dir, topicPartition, config, recoveryPoint, logStartOffset, clockMs,
-                OpenContext.standalone(java.util.Objects.requireNonNull(fileSync, "fileSync")));
+                OpenContext.standalone(Objects.requireNonNull(fileSync, "fileSync")));
     }
 
     static Log open(Path dir, TopicPartition topicPartition, LogConfig config, long recoveryPoint,

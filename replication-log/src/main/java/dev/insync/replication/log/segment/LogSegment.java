@@ -959,11 +959,6 @@ public final class LogSegment {
         return starts;
     }
 
-    /** Reopens of the {@code .log} file's channel after an interrupt closed it (tests). */
-    long channelReopens() {
-        return channel.reopens();
-    }
-
     /** The last-modified time of the {@code .log} file, for retention of segments without timestamps. */
     public long lastModifiedMs() throws IOException {
         return Files.getLastModifiedTime(logFile).toMillis();

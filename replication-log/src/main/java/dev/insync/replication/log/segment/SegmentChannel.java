@@ -44,8 +44,8 @@ final class SegmentChannel {
     private final Path file;
     private volatile FileChannel channel;
     private volatile boolean closed;
-    /** How many times an interrupt forced a reopen; for tests. Changed under the lock only. */
-    private volatile long reopens;
+    /** How many times an interrupt forced a reopen (only the first is logged at WARN). Guarded by this. */
+    private long reopens;
 
     private SegmentChannel(Path file, FileChannel channel) {
         this.file = file;
@@ -111,11 +111,6 @@ final class SegmentChannel {
 
     MappedByteBuffer mapReadOnly(long size) throws IOException {
         return run(ch -> ch.map(FileChannel.MapMode.READ_ONLY, 0, size));
-    }
-
-    /** Reopens after an interrupt closed the channel; for tests. */
-    long reopens() {
-        return reopens;
     }
 
     /** Closes the channel for good; later operations fail with {@link ClosedChannelException}. */
