@@ -1,11 +1,13 @@
 package dev.insync.replication.log;
 
 import dev.insync.replication.log.epoch.EpochEndOffset;
+import dev.insync.replication.log.epoch.EpochEntry;
 import dev.insync.replication.log.epoch.LeaderEpochCache;
 import dev.insync.replication.log.record.MemoryRecords;
 import dev.insync.replication.log.record.RecordsSummary;
 import dev.insync.replication.log.record.RecordsValidator;
 import dev.insync.replication.log.segment.BatchFraming;
+import dev.insync.replication.log.segment.CorruptIndexException;
 import dev.insync.replication.log.segment.LogSegment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,13 +15,12 @@ import org.slf4j.LoggerFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -44,7 +45,15 @@ import java.util.stream.Stream;
  * read side too, not under {@code lock}, so appends never wait for the disk there.
  *
  * <p>Errors: bad input is an {@link ApiException} and leaves the log exactly as it was; any I/O
- * failure is {@link Errors#KAFKA_STORAGE_ERROR} naming the file and offset.
+ * failure is {@link Errors#KAFKA_STORAGE_ERROR} naming the file and offset, and takes the log
+ * offline for good (§9): every later operation answers KAFKA_STORAGE_ERROR, so nothing a failed
+ * write may have left half-done is served; the next open recovers the files (LOG-7). A log opened
+ * by a {@link LogDirectory} takes the whole directory offline with it. An interrupt of a calling
+ * thread is not an I/O failure: the segment's channel is reopened and the operation retried, and
+ * the caller's interrupt flag stays set.
+ *
+ * <p>Disk access goes through the {@link FileSync} the log was opened with: durability (whether
+ * forces wait for the disk) and the {@link StorageFaults} hook.
  */
 public final class Log implements Closeable {
 
@@ -61,7 +70,11 @@ public final class Log implements Closeable {
     private final TopicPartition topicPartition;
     private final LogConfig config;
     private final LongSupplier clockMs;
+    private final FileSync fileSync;
+    private final LogOwner owner;
     private final LeaderEpochCache leaderEpochCache;
+    /** What opening the log found and repaired (LOG-7); written only while opening. */
+    private final List<RecoveryFinding> findings = new ArrayList<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final ReentrantReadWriteLock segmentsLock = new ReentrantReadWriteLock();
     private final ConcurrentNavigableMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
@@ -71,6 +84,8 @@ public final class Log implements Closeable {
     private volatile long highWatermark;
     private volatile long recoveryPoint;
     private volatile boolean closed;
+    /** Why the log went offline (§9), null while it is online. */
+    private volatile String offlineReason;
     private volatile boolean leaderFlushDeferred;
 
     // Guarded by lock.
@@ -86,18 +101,32 @@ public final class Log implements Closeable {
      */
     private long truncations;
 
-    private Log(Path dir, TopicPartition topicPartition, LogConfig config, LongSupplier clockMs,
+    private Log(Path dir, TopicPartition topicPartition, LogConfig config, LongSupplier clockMs, OpenContext context,
                 LeaderEpochCache leaderEpochCache) {
         this.dir = dir;
         this.topicPartition = topicPartition;
         this.config = config;
         this.clockMs = clockMs;
+        this.fileSync = context.fileSync();
+        this.owner = context.owner();
         this.leaderEpochCache = leaderEpochCache;
         this.lastFlushMs = clockMs.getAsLong();
     }
 
     /**
-     * Opens (creating if absent) the log in {@code dir}, recovering from {@code recoveryPoint}
+     * Where an opening log's disk settings and checkpointed offsets come from: the directory's
+     * {@link FileSync}, its owner, and the names of the files the recovery point and log start
+     * offset were read from (for the warnings when they do not fit the files, LOG-7).
+     */
+    record OpenContext(FileSync fileSync, LogOwner owner, String recoveryPointSource, String logStartSource) {
+        static OpenContext standalone(FileSync fileSync) {
+            return new OpenContext(fileSync, LogOwner.NONE, "the requested recovery point",
+                    "the requested log start offset");
+        }
+    }
+
+    /**
+     * Opens (creating if absent) a durable log in {@code dir}, recovering from {@code recoveryPoint}
      * (LOG-7), with the system clock for log-append time and {@code flush.ms}.
      */
     public static Log open(Path dir, TopicPartition topicPartition, LogConfig config, long recoveryPoint,
@@ -105,28 +134,59 @@ public final class Log implements Closeable {
         return open(dir, topicPartition, config, recoveryPoint, logStartOffset, System::currentTimeMillis);
     }
 
+    /** As {@link #open(Path, TopicPartition, LogConfig, long, long, LongSupplier, FileSync)}, durable. */
+    public static Log open(Path dir, TopicPartition topicPartition, LogConfig config, long recoveryPoint,
+                           long logStartOffset, LongSupplier clockMs) {
+        return open(dir, topicPartition, config, recoveryPoint, logStartOffset, clockMs, FileSync.durable());
+    }
+
     /**
-     * Opens (creating if absent) the log in {@code dir} (LOG-7): every segment from the one holding
-     * {@code recoveryPoint} on is rescanned batch by batch; a torn or corrupt tail is cut off and
-     * logged with its offset and reason, later segments are dropped; a segment below the recovery
-     * point with a missing or corrupt index is rescanned and its indexes rebuilt. The HW starts at
-     * the log start offset (the owner restores a checkpointed HW with {@link #updateHighWatermark}).
+     * Opens (creating if absent) the log in {@code dir} (LOG-7). A segment that ends at or below
+     * {@code recoveryPoint} was flushed and is only checked, cheaply ({@link LogSegment#checkTrusted}:
+     * its indexes and its tail after the last index entry, never its whole data); one that fails the
+     * check, and every segment with data at or above the recovery point, is rescanned batch by batch
+     * (framing, magic, CRC, contiguous offsets) and its indexes rebuilt. The log ends at the last
+     * valid batch that continues the one before it: a torn, corrupt or non-contiguous tail is cut off
+     * and later segments are deleted. A recovery point above the resulting log end offset does not
+     * describe these files, so then every segment is rescanned. A missing or empty leader-epoch
+     * checkpoint is rebuilt from the batches' partitionLeaderEpoch, and epochs newer than the
+     * checkpoint's are added from the rescanned batches (LOG-8). A log start offset above the log
+     * end offset is clamped to it. Each of these is logged with the file, the offset and the
+     * reason, and listed in {@link #recoveryFindings()}. The HW starts at the log start offset (the
+     * owner restores a checkpointed HW with {@link #updateHighWatermark}).
      *
-     * @param clockMs wall clock in ms: log-append time, {@code flush.ms}
+     * @param clockMs  wall clock in ms: log-append time, {@code flush.ms}
+     * @param fileSync durability and fault hook for every file of the log
      * @throws ApiException KAFKA_STORAGE_ERROR naming the file on an I/O failure
      */
     public static Log open(Path dir, TopicPartition topicPartition, LogConfig config, long recoveryPoint,
-                           long logStartOffset, LongSupplier clockMs) {
+                           long logStartOffset, LongSupplier clockMs, FileSync fileSync) {
+        return open(dir, topicPartition, config, recoveryPoint, logStartOffset, clockMs,
+                OpenContext.standalone(Objects.requireNonNull(fileSync, "fileSync")));
+    }
+
+    static Log open(Path dir, TopicPartition topicPartition, LogConfig config, long recoveryPoint,
+                    long logStartOffset, LongSupplier clockMs, OpenContext context) {
         try {
-            Files.createDirectories(dir);
+            if (!Files.isDirectory(dir)) {
+                context.fileSync().beforeWrite(dir);
+                Files.createDirectories(dir);
+                // The new partition directory's entry in its parent must survive a power loss too:
+                // the directory checkpoints will name this partition.
+                Path parent = dir.toAbsolutePath().getParent();
+                if (parent != null) {
+                    context.fileSync().fsyncDirectory(parent);
+                }
+            }
         } catch (IOException e) {
             throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Cannot create log directory " + dir + " for "
                     + topicPartition + ": " + e, e);
         }
-        LeaderEpochCache cache = LeaderEpochCache.load(dir.resolve(LeaderEpochCache.CHECKPOINT_FILE_NAME), topicPartition);
-        Log log = new Log(dir, topicPartition, config, clockMs, cache);
+        Path epochFile = dir.resolve(LeaderEpochCache.CHECKPOINT_FILE_NAME);
+        LeaderEpochCache cache = LeaderEpochCache.load(epochFile, topicPartition, context.fileSync());
+        Log log = new Log(dir, topicPartition, config, clockMs, context, cache);
         try {
-            log.load(Math.max(0, recoveryPoint), Math.max(0, logStartOffset));
+            log.load(Math.max(0, recoveryPoint), Math.max(0, logStartOffset), context, epochFile);
         } catch (IOException e) {
             log.closeQuietly();
             throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Cannot open log of " + topicPartition + " in " + dir
@@ -138,7 +198,8 @@ public final class Log implements Closeable {
         return log;
     }
 
-    private void load(long requestedRecoveryPoint, long requestedLogStart) throws IOException {
+    private void load(long requestedRecoveryPoint, long requestedLogStart, OpenContext context, Path epochFile)
+            throws IOException {
         TreeMap<Long, Path> logFiles = new TreeMap<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : (Iterable<Path>) files::iterator) {
@@ -151,31 +212,88 @@ public final class Log implements Closeable {
         }
         deleteOrphanIndexes(logFiles);
         for (long base : logFiles.keySet()) {
-            segments.put(base, LogSegment.open(dir, base, config.indexIntervalBytes(), config.segmentIndexBytes()));
+            segments.put(base, LogSegment.openUnchecked(dir, base, config.indexIntervalBytes(),
+                    config.segmentIndexBytes(), fileSync));
         }
-        recoverSegments(requestedRecoveryPoint);
+        List<EpochEntry> epochStarts = recoverSegments(requestedRecoveryPoint);
+        long leo = segments.isEmpty() ? requestedLogStart : segments.lastEntry().getValue().readNextOffset();
+        if (requestedRecoveryPoint > leo) {
+            // LOG-7: the checkpoint vouches for data these files do not hold (segment files lost, or a
+            // crash right after a truncation), so it vouches for nothing here: trust no segment.
+            finding(RecoveryFinding.Kind.RESCANNED_ALL, segments.isEmpty() ? dir : segments.firstEntry().getValue().logFile(),
+                    leo, "recovery point " + requestedRecoveryPoint + " (" + context.recoveryPointSource()
+                            + ") is above the log end offset " + leo + "; rescanning every segment");
+            epochStarts = recoverSegments(0);
+        }
         if (segments.isEmpty()) {
             segments.put(requestedLogStart, LogSegment.create(dir, requestedLogStart, config.indexIntervalBytes(),
-                    config.segmentIndexBytes()));
+                    config.segmentIndexBytes(), fileSync));
+            dirChanges++;
         }
         for (LogSegment segment : segments.values()) {
             if (segment != segments.lastEntry().getValue()) {
-                segment.resizeIndexes(0);
+                // Writes the final time-index entry of a rebuilt segment and trims; nothing for a trusted one.
+                segment.onBecomeInactiveSegment();
             }
         }
         LogSegment active = segments.lastEntry().getValue();
         active.resizeIndexes(config.segmentIndexBytes());
-        long leo = active.readNextOffset();
+        leo = active.readNextOffset();
         logEndOffset = leo;
-        logStartOffset = Math.min(Math.max(requestedLogStart, segments.firstKey()), leo);
+        long start = Math.max(requestedLogStart, segments.firstKey());
+        if (start > leo) {
+            // Clamped, not an error: the log start only ever moves over records below the HW, and
+            // moving it raises the recovery point without a flush, so a power loss can leave the
+            // flushed log shorter than a checkpointed log start. Every record left below it was
+            // deleted before the crash, so none is hidden that was visible. Kafka instead starts the
+            // log empty at the checkpointed offset; that would make this replica's LEO, which a
+            // follower acknowledges with (FET-4), claim offsets it never held. And an error would take
+            // the directory offline after an ordinary power loss.
+            finding(RecoveryFinding.Kind.CLAMPED_LOG_START, segments.firstEntry().getValue().logFile(), leo,
+                    "log start offset " + start + " (" + context.logStartSource() + ") is above the log end offset "
+                            + leo + " after recovery; the log starts at " + leo
+                            + " (the records below it were deleted before the crash)");
+            start = leo;
+        }
+        logStartOffset = start;
         recoveryPoint = Math.min(requestedRecoveryPoint, leo);
         highWatermark = logStartOffset;
+        rebuildEpochCache(epochStarts, epochFile);
         if (!leaderEpochCache.isEmpty()) {
             leaderEpochCache.truncateFromEnd(leo);
             leaderEpochCache.truncateFromStart(logStartOffset);
         }
         LOG.info("Loaded log of {} in {}: {} segments, log start offset {}, log end offset {}, recovery point {}",
                 topicPartition, dir, segments.size(), logStartOffset, logEndOffset, recoveryPoint);
+    }
+
+    /**
+     * LOG-8, as Kafka's recovery: epochs newer than the cache's latest, seen in the rescanned
+     * batches, are added; and a cache that is empty although the log holds batches (its
+     * {@code leader-epoch-checkpoint} was missing or emptied) is rebuilt from the partitionLeaderEpoch
+     * of every batch, trusted segments included.
+     */
+    private void rebuildEpochCache(List<EpochEntry> rescannedEpochStarts, Path epochFile) throws IOException {
+        List<EpochEntry> found = rescannedEpochStarts;
+        boolean rebuildAll = leaderEpochCache.isEmpty() && logEndOffset > segments.firstKey();
+        if (rebuildAll) {
+            found = new ArrayList<>();
+            for (LogSegment segment : segments.values()) {
+                found.addAll(segment.readEpochStarts());
+            }
+        }
+        List<EpochEntry> added = leaderEpochCache.assignNewerEpochs(found);
+        if (!added.isEmpty()) {
+            finding(RecoveryFinding.Kind.REBUILT_EPOCH_CACHE, epochFile, added.get(0).startOffset(),
+                    (rebuildAll ? "the leader-epoch checkpoint is missing or empty although the log holds batches"
+                            : "the leader-epoch checkpoint lags the recovered batches")
+                            + "; added from the batches' partitionLeaderEpoch: " + added);
+        }
+    }
+
+    private void finding(RecoveryFinding.Kind kind, Path file, long offset, String reason) {
+        findings.add(new RecoveryFinding(kind, file, offset, reason));
+        LOG.warn("Recovery of {}: {} {} at offset {}: {}", topicPartition, kind, file, offset, reason);
     }
 
     private void deleteOrphanIndexes(Map<Long, Path> logFiles) throws IOException {
@@ -188,46 +306,64 @@ public final class Log implements Closeable {
                 }
                 if (base.isPresent() && !logFiles.containsKey(base.getAsLong())) {
                     LOG.warn("Deleting index {} of {}: it has no .log file", file, topicPartition);
+                    fileSync.beforeWrite(file);
                     Files.delete(file);
                 }
             }
         }
     }
 
-    /** LOG-7: rescans every segment from the recovery point's, and any with a bad index. */
-    private void recoverSegments(long requestedRecoveryPoint) throws IOException {
-        Long recoveryBase = segments.floorKey(requestedRecoveryPoint);
+    /**
+     * LOG-7: checks every segment that ends at or below {@code requestedRecoveryPoint} (flushed) and
+     * rescans any that fails the check and every later one; stops at the first cut. Returns the
+     * epoch starts of the rescanned batches, oldest first.
+     */
+    private List<EpochEntry> recoverSegments(long requestedRecoveryPoint) throws IOException {
+        List<EpochEntry> epochStarts = new ArrayList<>();
+        List<LogSegment> ordered = new ArrayList<>(segments.values());
         long expectedNext = -1;
-        for (LogSegment segment : new ArrayList<>(segments.values())) {
+        for (int i = 0; i < ordered.size(); i++) {
+            LogSegment segment = ordered.get(i);
             if (expectedNext >= 0 && segment.baseOffset() != expectedNext) {
-                LOG.warn("Segment {} of {} starts at {} but the previous segment ends at {}; the log is cut there",
-                        segment.logFile(), topicPartition, segment.baseOffset(), expectedNext);
+                finding(RecoveryFinding.Kind.DELETED_SEGMENT, segment.logFile(), expectedNext, "the segment starts at "
+                        + segment.baseOffset() + " but the previous one ends at " + expectedNext
+                        + "; the log is cut there (offsets must be contiguous, LOG-4)");
                 deleteSegmentsFrom(segment.baseOffset());
-                return;
+                return epochStarts;
             }
-            boolean unflushed = recoveryBase == null || segment.baseOffset() >= recoveryBase;
-            String badIndex = unflushed ? null : segment.sanityCheck();
-            if (badIndex == null && !unflushed) {
+            boolean last = i == ordered.size() - 1;
+            long nextBase = last ? -1 : ordered.get(i + 1).baseOffset();
+            // Flushed: every batch is below the recovery point. The last segment's end is known only
+            // once its tail has been walked, so it is checked when it starts below it.
+            boolean flushed = last ? segment.baseOffset() < requestedRecoveryPoint : nextBase <= requestedRecoveryPoint;
+            if (flushed) {
+                LogSegment.TrustCheck check;
                 try {
-                    expectedNext = segment.readNextOffset();
-                    continue;
+                    check = segment.checkTrusted(nextBase);
                 } catch (IOException e) {
-                    badIndex = "its tail cannot be read: " + e.getMessage();
+                    check = new LogSegment.TrustCheck("reading it failed: " + e, -1);
+                }
+                if (check.problem() == null && check.nextOffset() <= requestedRecoveryPoint) {
+                    expectedNext = check.nextOffset();
+                    continue;
+                }
+                if (check.problem() != null) {
+                    finding(RecoveryFinding.Kind.REBUILT_INDEX, segment.logFile(), segment.baseOffset(),
+                            "rescanning the segment below the recovery point " + requestedRecoveryPoint
+                                    + " and rebuilding its indexes: " + check.problem());
                 }
             }
-            if (badIndex != null) {
-                LOG.warn("Rescanning {} of {} below the recovery point: {}", segment.logFile(), topicPartition, badIndex);
-            }
             LogSegment.RecoveryResult result = segment.recover();
+            epochStarts.addAll(result.epochStarts());
             expectedNext = result.nextOffset();
             if (result.truncatedBytes() > 0) {
-                LOG.warn("Recovery of {} cut {} bytes off {} at offset {} (position {}): {}", topicPartition,
-                        result.truncatedBytes(), segment.logFile(), result.nextOffset(), result.validBytes(),
-                        result.reason());
+                finding(RecoveryFinding.Kind.TRUNCATED_TAIL, segment.logFile(), result.nextOffset(), "cut "
+                        + result.truncatedBytes() + " bytes at position " + result.validBytes() + ": " + result.reason());
                 deleteSegmentsFrom(segment.baseOffset() + 1);
-                return;
+                return epochStarts;
             }
         }
+        return epochStarts;
     }
 
     private void deleteSegmentsFrom(long fromBaseOffset) throws IOException {
@@ -235,6 +371,7 @@ public final class Log implements Closeable {
             LOG.warn("Deleting segment {} of {}: it follows a cut in the log", later.logFile(), topicPartition);
             segments.remove(later.baseOffset());
             later.deleteFiles();
+            dirChanges++;
         }
     }
 
@@ -270,6 +407,34 @@ public final class Log implements Closeable {
 
     public LeaderEpochCache leaderEpochCache() {
         return leaderEpochCache;
+    }
+
+    /** The durability and fault hook this log's files are written through. */
+    public FileSync fileSync() {
+        return fileSync;
+    }
+
+    /** What opening this log found and repaired (LOG-7), in order; empty after a clean open. */
+    public List<RecoveryFinding> recoveryFindings() {
+        return List.copyOf(findings);
+    }
+
+    /**
+     * Whether an I/O failure took this log (and its directory) offline (§9): every operation but
+     * the accessors and {@link #close()} then answers KAFKA_STORAGE_ERROR.
+     */
+    public boolean isOffline() {
+        return offlineReason != null;
+    }
+
+    /**
+     * §9: takes the log offline (its directory failed); idempotent. Nothing is written from now on,
+     * not even by {@link #close()}: the next open recovers the files.
+     */
+    void markOffline(String reason) {
+        if (offlineReason == null) {
+            offlineReason = reason;
+        }
     }
 
     /** Base offsets of the segments, oldest first. */
@@ -334,7 +499,7 @@ public final class Log implements Closeable {
                 nextOffset += BatchFraming.lastOffsetDelta(buf, pos) + 1L;
             }
             if (latest.isEmpty() || latest.getAsInt() != leaderEpoch) {
-                leaderEpochCache.assign(leaderEpoch, firstOffset);
+                updateEpochCache(() -> leaderEpochCache.assign(leaderEpoch, firstOffset));
             }
             boolean flushDue = appendValidated(buf, summary.recordCount(), leaderFlushDeferred);
             return new LogAppendInfo(firstOffset, nextOffset - 1, summary.recordCount(), buf.limit(),
@@ -386,7 +551,7 @@ public final class Log implements Closeable {
                 maxTimestamp = Math.max(maxTimestamp, BatchFraming.maxTimestamp(buf, pos));
             }
             for (long[] entry : newEpochs) {
-                leaderEpochCache.assign((int) entry[0], entry[1]);
+                updateEpochCache(() -> leaderEpochCache.assign((int) entry[0], entry[1]));
             }
             // Follower appends flush in place (one force per fetch response already covers many records).
             appendValidated(buf, summary.recordCount(), false);
@@ -484,7 +649,8 @@ public final class Log implements Closeable {
     private LogSegment roll(long newBaseOffset) throws IOException {
         LogSegment previous = segments.lastEntry().getValue();
         previous.onBecomeInactiveSegment();
-        LogSegment segment = LogSegment.create(dir, newBaseOffset, config.indexIntervalBytes(), config.segmentIndexBytes());
+        LogSegment segment = LogSegment.create(dir, newBaseOffset, config.indexIntervalBytes(), config.segmentIndexBytes(),
+                fileSync);
         segments.put(newBaseOffset, segment);
         dirChanges++;
         LOG.debug("Rolled {} to a new segment at offset {}", topicPartition, newBaseOffset);
@@ -566,40 +732,104 @@ public final class Log implements Closeable {
                 return new LogReadInfo(MemoryRecords.EMPTY, startOffset, start, endOffset, highWatermark);
             }
         }
-        segmentsLock.readLock().lock();
+        for (int attempt = 1; ; attempt++) {
+            LogSegment corrupt;
+            CorruptIndexException cause;
+            segmentsLock.readLock().lock();
+            try {
+                return readLocked(startOffset, maxBytes, maxOffset);
+            } catch (CorruptIndexReadException e) {
+                corrupt = e.segment;
+                cause = e.cause;
+            } finally {
+                segmentsLock.readLock().unlock();
+            }
+            if (attempt > 1) {
+                throw storageError("read at offset " + startOffset + " from " + corrupt.logFile()
+                        + " after rebuilding its indexes", cause);
+            }
+            // LOG-7: the lookup refused an index entry that does not point at its batch; rebuild the
+            // segment's indexes (readers and appends excluded) and read again.
+            repairIndexes(corrupt, cause);
+        }
+    }
+
+    /** Carries a corrupt index out of the read path, which holds the read side of segmentsLock. */
+    private static final class CorruptIndexReadException extends RuntimeException {
+        private final transient LogSegment segment;
+        private final transient CorruptIndexException cause;
+
+        CorruptIndexReadException(LogSegment segment, CorruptIndexException cause) {
+            super(cause.getMessage(), null, false, false);
+            this.segment = segment;
+            this.cause = cause;
+        }
+    }
+
+    private LogReadInfo readLocked(long startOffset, int maxBytes, long maxOffset) {
+        ensureOpen();
+        long hw = highWatermark;
+        long leo = logEndOffset;
+        long start = logStartOffset;
+        if (startOffset < start || startOffset > leo) {
+            throw new ApiException(Errors.OFFSET_OUT_OF_RANGE, "Offset " + startOffset + " is out of range for "
+                    + topicPartition + ": the log holds [" + start + ", " + leo + ")");
+        }
+        long bound = Math.min(maxOffset, leo);
+        if (startOffset >= bound) {
+            return new LogReadInfo(MemoryRecords.EMPTY, startOffset, start, leo, hw);
+        }
+        Map.Entry<Long, LogSegment> entry = segments.floorEntry(startOffset);
+        if (entry == null) {
+            entry = segments.firstEntry();
+        }
+        while (entry != null) {
+            LogSegment segment = entry.getValue();
+            ByteBuffer bytes;
+            try {
+                bytes = segment.read(startOffset, maxBytes, bound, true);
+            } catch (CorruptIndexException e) {
+                throw new CorruptIndexReadException(segment, e);
+            } catch (IOException e) {
+                throw storageError("read at offset " + startOffset + " from " + segment.logFile(), e);
+            }
+            if (bytes != null) {
+                return new LogReadInfo(MemoryRecords.readableRecords(bytes), startOffset, start, leo, hw);
+            }
+            entry = segments.higherEntry(entry.getKey());
+        }
+        return new LogReadInfo(MemoryRecords.EMPTY, startOffset, start, leo, hw);
+    }
+
+    /**
+     * LOG-7: rebuilds the indexes of {@code segment} after a lookup refused one of its entries,
+     * excluding appends ({@code lock}) and reads (the write side of {@code segmentsLock}).
+     */
+    private void repairIndexes(LogSegment segment, CorruptIndexException cause) {
+        lock.lock();
         try {
             ensureOpen();
-            long hw = highWatermark;
-            long leo = logEndOffset;
-            long start = logStartOffset;
-            if (startOffset < start || startOffset > leo) {
-                throw new ApiException(Errors.OFFSET_OUT_OF_RANGE, "Offset " + startOffset + " is out of range for "
-                        + topicPartition + ": the log holds [" + start + ", " + leo + ")");
+            segmentsLock.writeLock().lock();
+            try {
+                rebuildIndexesLocked(segment, cause);
+            } finally {
+                segmentsLock.writeLock().unlock();
             }
-            long bound = Math.min(maxOffset, leo);
-            if (startOffset >= bound) {
-                return new LogReadInfo(MemoryRecords.EMPTY, startOffset, start, leo, hw);
-            }
-            Map.Entry<Long, LogSegment> entry = segments.floorEntry(startOffset);
-            if (entry == null) {
-                entry = segments.firstEntry();
-            }
-            while (entry != null) {
-                LogSegment segment = entry.getValue();
-                ByteBuffer bytes;
-                try {
-                    bytes = segment.read(startOffset, maxBytes, bound, true);
-                } catch (IOException e) {
-                    throw storageError("read at offset " + startOffset + " from " + segment.logFile(), e);
-                }
-                if (bytes != null) {
-                    return new LogReadInfo(MemoryRecords.readableRecords(bytes), startOffset, start, leo, hw);
-                }
-                entry = segments.higherEntry(entry.getKey());
-            }
-            return new LogReadInfo(MemoryRecords.EMPTY, startOffset, start, leo, hw);
         } finally {
-            segmentsLock.readLock().unlock();
+            lock.unlock();
+        }
+    }
+
+    /** Called holding {@code lock} and the write side of {@code segmentsLock}. */
+    private void rebuildIndexesLocked(LogSegment segment, CorruptIndexException cause) {
+        if (segments.get(segment.baseOffset()) != segment) {
+            return; // deleted or replaced meanwhile
+        }
+        LOG.warn("Rebuilding the indexes of {} of {}: {}", segment.logFile(), topicPartition, cause.getMessage());
+        try {
+            segment.rebuildIndexes(segment == segments.lastEntry().getValue());
+        } catch (IOException e) {
+            throw storageError("rebuilding the indexes of " + segment.logFile(), e);
         }
     }
 
@@ -673,7 +903,7 @@ public final class Log implements Closeable {
                 throw new IllegalArgumentException("Epoch " + leaderEpoch + " cannot start at " + startOffset
                         + ", above the log end offset " + logEndOffset + " of " + topicPartition);
             }
-            leaderEpochCache.assign(leaderEpoch, startOffset);
+            updateEpochCache(() -> leaderEpochCache.assign(leaderEpoch, startOffset));
         } finally {
             lock.unlock();
         }
@@ -701,13 +931,14 @@ public final class Log implements Closeable {
             ensureOpen();
             long leo = logEndOffset;
             if (offset >= leo) {
-                leaderEpochCache.truncateFromEnd(leo);
+                updateEpochCache(() -> leaderEpochCache.truncateFromEnd(leo));
                 return false;
             }
             if (offset < segments.firstKey()) {
                 truncateFullyAndStartAt(offset);
                 return true;
             }
+            long recoveryPointBefore = recoveryPoint;
             segmentsLock.writeLock().lock();
             try {
                 LOG.info("Truncating {} to offset {} (log end offset {})", topicPartition, offset, leo);
@@ -719,7 +950,7 @@ public final class Log implements Closeable {
                 }
                 long newLeo;
                 try {
-                    target.truncateTo(offset);
+                    truncateSegment(target, offset);
                     target.resizeIndexes(config.segmentIndexBytes());
                     newLeo = target.readNextOffset();
                 } catch (IOException e) {
@@ -732,10 +963,34 @@ public final class Log implements Closeable {
             } finally {
                 segmentsLock.writeLock().unlock();
             }
-            leaderEpochCache.truncateFromEnd(logEndOffset);
+            updateEpochCache(() -> leaderEpochCache.truncateFromEnd(logEndOffset));
+            if (recoveryPoint < recoveryPointBefore) {
+                // Before any new append (we hold the lock): a checkpoint still vouching for the removed
+                // offsets would make recovery trust the new, unflushed bytes written there.
+                persistLoweredRecoveryPoint();
+            }
             return true;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** LOG-6 under the write lock: a lookup that refuses an index entry rebuilds the indexes and retries once. */
+    private void truncateSegment(LogSegment target, long offset) throws IOException {
+        try {
+            target.truncateTo(offset);
+        } catch (CorruptIndexException e) {
+            rebuildIndexesLocked(target, e);
+            target.truncateTo(offset);
+        }
+    }
+
+    private void persistLoweredRecoveryPoint() {
+        try {
+            owner.onRecoveryPointLowered(this);
+        } catch (ApiException e) {
+            markOffline("the lowered recovery point could not be checkpointed: " + e.getMessage());
+            throw e;
         }
     }
 
@@ -749,6 +1004,7 @@ public final class Log implements Closeable {
             ensureOpen();
             LOG.info("Truncating {} fully and starting at offset {} (log end offset was {})", topicPartition, offset,
                     logEndOffset);
+            long recoveryPointBefore;
             segmentsLock.writeLock().lock();
             try {
                 for (LogSegment segment : new ArrayList<>(segments.values())) {
@@ -757,7 +1013,7 @@ public final class Log implements Closeable {
                 }
                 try {
                     segments.put(offset, LogSegment.create(dir, offset, config.indexIntervalBytes(),
-                            config.segmentIndexBytes()));
+                            config.segmentIndexBytes(), fileSync));
                 } catch (IOException e) {
                     throw storageError("creating the segment at offset " + offset + " in " + dir, e);
                 }
@@ -766,12 +1022,16 @@ public final class Log implements Closeable {
                 logEndOffset = offset;
                 logStartOffset = offset;
                 highWatermark = offset;
+                recoveryPointBefore = recoveryPoint;
                 recoveryPoint = offset;
                 unflushedMessages = 0;
             } finally {
                 segmentsLock.writeLock().unlock();
             }
-            leaderEpochCache.clear();
+            updateEpochCache(() -> leaderEpochCache.clear());
+            if (recoveryPoint < recoveryPointBefore) {
+                persistLoweredRecoveryPoint();
+            }
         } finally {
             lock.unlock();
         }
@@ -886,11 +1146,15 @@ public final class Log implements Closeable {
             }
         }
         for (LogSegment segment : dirty) {
-            segment.flushIndexes();
+            try {
+                segment.flushIndexes();
+            } catch (IOException e) {
+                throw storageError("flush of the indexes of " + segment.logFile() + " up to offset " + upToOffset, e);
+            }
         }
         if (directory) {
-            try (FileChannel dirChannel = FileChannel.open(dir, StandardOpenOption.READ)) {
-                FileSync.force(dirChannel, true);
+            try {
+                fileSync.fsyncDirectory(dir);
             } catch (IOException e) {
                 throw storageError("flush of directory " + dir, e);
             }
@@ -936,7 +1200,7 @@ public final class Log implements Closeable {
         LOG.info("Incrementing the log start offset of {} to {}", topicPartition, offset);
         logStartOffset = offset;
         recoveryPoint = Math.max(recoveryPoint, offset);
-        leaderEpochCache.truncateFromStart(offset);
+        updateEpochCache(() -> leaderEpochCache.truncateFromStart(offset));
         List<LogSegment> deletable = new ArrayList<>();
         for (Map.Entry<Long, LogSegment> e : segments.entrySet()) {
             Long next = segments.higherKey(e.getKey());
@@ -995,7 +1259,7 @@ public final class Log implements Closeable {
             if (newStart > logStartOffset) {
                 logStartOffset = newStart;
                 recoveryPoint = Math.max(recoveryPoint, newStart);
-                leaderEpochCache.truncateFromStart(newStart);
+                updateEpochCache(() -> leaderEpochCache.truncateFromStart(newStart));
             }
             deleteSegments(deletable);
             return deletable.size();
@@ -1044,15 +1308,20 @@ public final class Log implements Closeable {
             segmentsLock.writeLock().lock();
             try {
                 closed = true;
+                boolean offline = offlineReason != null;
                 IOException failure = null;
                 for (LogSegment segment : segments.values()) {
                     try {
-                        segment.close();
+                        if (offline) {
+                            segment.closeWithoutWrites();
+                        } else {
+                            segment.close();
+                        }
                     } catch (IOException e) {
                         failure = failure == null ? e : failure;
                     }
                 }
-                if (failure != null) {
+                if (failure != null && !offline) {
                     throw storageError("closing the log in " + dir, failure);
                 }
             } finally {
@@ -1066,7 +1335,8 @@ public final class Log implements Closeable {
     private void closeQuietly() {
         for (LogSegment segment : segments.values()) {
             try {
-                segment.close();
+                // Nothing is written after a failed open: its indexes may not have been checked.
+                segment.closeWithoutWrites();
             } catch (IOException | RuntimeException e) {
                 LOG.warn("Failed to close {} of {} after a failed open", segment.logFile(), topicPartition, e);
             }
@@ -1075,16 +1345,49 @@ public final class Log implements Closeable {
     }
 
     private void ensureOpen() {
+        String offline = offlineReason;
+        if (offline != null) {
+            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "The log of " + topicPartition + " in " + dir
+                    + " is offline: " + offline);
+        }
         if (closed) {
             throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "The log of " + topicPartition + " in " + dir
                     + " is closed");
         }
     }
 
+    /**
+     * §9: an I/O failure takes the log offline for good (nothing half-written is ever served; the
+     * next open recovers) and tells the owning directory, which goes offline with all its logs.
+     */
     private ApiException storageError(String what, IOException e) {
-        LOG.error("I/O error on the log of {}: {}", topicPartition, what, e);
-        return new ApiException(Errors.KAFKA_STORAGE_ERROR, "I/O error on the log of " + topicPartition + " during "
-                + what + ": " + e, e);
+        LOG.error("I/O error on the log of {}: {}; the log is offline", topicPartition, what, e);
+        return storageFailure(new ApiException(Errors.KAFKA_STORAGE_ERROR, "I/O error on the log of " + topicPartition
+                + " during " + what + ": " + e, e));
+    }
+
+    private ApiException storageFailure(ApiException failure) {
+        // Also while closing: trimming the indexes is a write, and its failure is the directory's too.
+        markOffline(failure.getMessage());
+        owner.onStorageFailure(this, failure);
+        return failure;
+    }
+
+    /**
+     * Runs a change of the leader-epoch cache, which writes {@code leader-epoch-checkpoint}: a
+     * failed write is a storage failure of this log like any other (§9).
+     */
+    private void updateEpochCache(Runnable change) {
+        try {
+            change.run();
+        } catch (ApiException e) {
+            if (e.error() == Errors.KAFKA_STORAGE_ERROR) {
+                LOG.error("Writing the leader-epoch checkpoint of {} failed; the log is offline: {}", topicPartition,
+                        e.getMessage());
+                throw storageFailure(e);
+            }
+            throw e;
+        }
     }
 
     @Override

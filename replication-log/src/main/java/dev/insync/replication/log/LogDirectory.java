@@ -29,6 +29,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
@@ -43,6 +44,16 @@ import java.util.stream.Stream;
  * (so a crash from then on counts as unclean, LDR-5), opens every partition log from its
  * checkpointed recovery point and log start offset, and restores its HW clamped to
  * [logStartOffset, LEO] (HW-5).
+ *
+ * <p>Disk access: every file of the directory (segments, indexes, epoch and directory checkpoints,
+ * the marker) is written, flushed and fsynced through one {@link FileSync} given at open: whether
+ * forces wait for the disk, and the {@link StorageFaults} hook a simulator injects disk faults with.
+ *
+ * <p>Failure (§9, Kafka's log-dir failure): the first I/O error on any of its files, a log's or a
+ * checkpoint's, takes the whole directory offline: {@link #isOffline()} turns true, every log in it
+ * answers KAFKA_STORAGE_ERROR from then on (nothing half-written is served, nothing more is
+ * written), checkpoints are no longer written, and only {@link #close()} is left to do. The next
+ * open recovers the files (LOG-7). An interrupt of a calling thread is not an I/O error.
  *
  * <p>Thread-safe: the logs live in a concurrent map; checkpoint writes are serialized so an older
  * snapshot never overwrites a newer one. Nothing here runs on its own thread: the broker schedules
@@ -67,6 +78,8 @@ public final class LogDirectory implements Closeable {
     private final Path dir;
     private final LogConfig defaultConfig;
     private final LongSupplier clockMs;
+    private final FileSync fileSync;
+    private final LogOwner owner = new Owner();
     private final DirectoryLock lock;
     private final OffsetCheckpointFile highWatermarkCheckpoint;
     /** What each offset checkpoint last got from this directory; absent before its first write. Guarded by checkpointLock. */
@@ -82,16 +95,23 @@ public final class LogDirectory implements Closeable {
     private final Object checkpointLock = new Object();
     private final Object lifecycleLock = new Object();
     private volatile boolean closed;
+    /** Why the directory went offline (§9), null while it is online. Set once, without a lock: see markOffline. */
+    private final AtomicReference<String> offline = new AtomicReference<>();
 
-    private LogDirectory(Path dir, LogConfig defaultConfig, LongSupplier clockMs, DirectoryLock lock) {
+    private LogDirectory(Path dir, LogConfig defaultConfig, LongSupplier clockMs, FileSync fileSync,
+                         DirectoryLock lock) {
         this.clockMs = clockMs;
         this.dir = dir;
         this.defaultConfig = defaultConfig;
+        this.fileSync = fileSync;
         this.lock = lock;
-        this.highWatermarkCheckpoint = new OffsetCheckpointFile(dir.resolve(OffsetCheckpointFile.REPLICATION_OFFSET_CHECKPOINT));
-        this.recoveryPointCheckpoint = new OffsetCheckpointFile(dir.resolve(OffsetCheckpointFile.RECOVERY_POINT_OFFSET_CHECKPOINT));
-        this.logStartOffsetCheckpoint = new OffsetCheckpointFile(dir.resolve(OffsetCheckpointFile.LOG_START_OFFSET_CHECKPOINT));
-        this.cleanShutdownFile = new CleanShutdownFile(dir.resolve(CleanShutdownFile.FILE_NAME));
+        this.highWatermarkCheckpoint = new OffsetCheckpointFile(
+                dir.resolve(OffsetCheckpointFile.REPLICATION_OFFSET_CHECKPOINT), fileSync);
+        this.recoveryPointCheckpoint = new OffsetCheckpointFile(
+                dir.resolve(OffsetCheckpointFile.RECOVERY_POINT_OFFSET_CHECKPOINT), fileSync);
+        this.logStartOffsetCheckpoint = new OffsetCheckpointFile(
+                dir.resolve(OffsetCheckpointFile.LOG_START_OFFSET_CHECKPOINT), fileSync);
+        this.cleanShutdownFile = new CleanShutdownFile(dir.resolve(CleanShutdownFile.FILE_NAME), fileSync);
         // LOG-9: a corrupt checkpoint throws here, before anything on disk changes, and the
         // directory stays offline.
         this.checkpointedHighWatermarks = highWatermarkCheckpoint.read();
@@ -101,7 +121,8 @@ public final class LogDirectory implements Closeable {
     }
 
     /**
-     * Locks and opens {@code dir} (created if absent), recovering every partition log in it.
+     * Locks and opens {@code dir} (created if absent), durable ({@link FileSync#durable()}),
+     * recovering every partition log in it.
      *
      * @throws ApiException KAFKA_STORAGE_ERROR if the directory is already open (in this or another
      *                      process), a checkpoint is corrupt ({@link CorruptCheckpointException}, naming
@@ -116,13 +137,23 @@ public final class LogDirectory implements Closeable {
      * {@code flush.ms} (a simulator passes its virtual clock).
      */
     public static LogDirectory open(Path dir, LogConfig defaultConfig, LongSupplier clockMs) {
+        return open(dir, defaultConfig, clockMs, FileSync.durable());
+    }
+
+    /**
+     * As {@link #open(Path, LogConfig, LongSupplier)}, with {@code fileSync} as this directory's
+     * durability and fault hook: every write, flush and fsync of its files goes through it (see the
+     * class comment). Other directories in the same process are not affected.
+     */
+    public static LogDirectory open(Path dir, LogConfig defaultConfig, LongSupplier clockMs, FileSync fileSync) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(defaultConfig, "defaultConfig");
         Objects.requireNonNull(clockMs, "clockMs");
+        Objects.requireNonNull(fileSync, "fileSync");
         DirectoryLock lock = DirectoryLock.acquire(dir);
         LogDirectory logDir = null;
         try {
-            logDir = new LogDirectory(lock.dir(), defaultConfig, clockMs, lock);
+            logDir = new LogDirectory(lock.dir(), defaultConfig, clockMs, fileSync, lock);
             logDir.loadLogs();
             log.info("Opened log directory {} with {} logs; previous shutdown was {}", logDir.dir, logDir.logs.size(),
                     logDir.previousCleanShutdownBrokerEpoch.isPresent() ? "clean" : "unclean");
@@ -171,19 +202,41 @@ public final class LogDirectory implements Closeable {
             Log partitionLog = openLog(child, tp, defaultConfig, checkpointedRecoveryPoints.getOrDefault(tp, 0L),
                     checkpointedLogStartOffsets.getOrDefault(tp, 0L));
             logs.put(tp, partitionLog);
-            // HW-5: restore the checkpointed HW; Log clamps it to [logStartOffset, LEO].
-            partitionLog.updateHighWatermark(checkpointedHighWatermarks.getOrDefault(tp, 0L));
+            restoreHighWatermark(tp, partitionLog);
+        }
+    }
+
+    /**
+     * HW-5: restores the checkpointed HW, clamped by the log to [logStartOffset, LEO]. Above the LEO
+     * is expected after a power loss (records replicated but not flushed here are gone, and fetching
+     * brings them back); it is logged, naming the file, since it means this replica lost records.
+     */
+    private void restoreHighWatermark(TopicPartition tp, Log partitionLog) {
+        Long checkpointed = checkpointedHighWatermarks.get(tp);
+        long hw = partitionLog.updateHighWatermark(checkpointed == null ? 0L : checkpointed);
+        if (checkpointed != null && checkpointed != hw) {
+            log.warn("{} holds high watermark {} for {}, outside its log [{}, {}] after recovery; the high watermark is {}",
+                    highWatermarkCheckpoint.file(), checkpointed, tp, partitionLog.logStartOffset(),
+                    partitionLog.logEndOffset(), hw);
         }
     }
 
     private Log openLog(Path logDir, TopicPartition tp, LogConfig config, long recoveryPoint, long logStartOffset) {
         try {
-            return Log.open(logDir, tp, config, recoveryPoint, logStartOffset, clockMs);
+            Log.OpenContext context = new Log.OpenContext(fileSync, owner,
+                    "from " + recoveryPointCheckpoint.file(), "from " + logStartOffsetCheckpoint.file());
+            return Log.open(logDir, tp, config, recoveryPoint, logStartOffset, clockMs, context);
         } catch (ApiException e) {
+            if (e.error() == Errors.KAFKA_STORAGE_ERROR) {
+                // §9: a log that cannot be opened or created takes its directory offline.
+                markOffline("the log of " + tp + " could not be opened: " + e.getMessage());
+            }
             throw e;
         } catch (RuntimeException e) {
-            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not open the log of " + tp + " in " + logDir
-                    + ": " + e, e);
+            ApiException failure = new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not open the log of " + tp
+                    + " in " + logDir + ": " + e, e);
+            markOffline(failure.getMessage());
+            throw failure;
         }
     }
 
@@ -206,6 +259,62 @@ public final class LogDirectory implements Closeable {
         return defaultConfig;
     }
 
+    /** The durability and fault hook every file of this directory is written through. */
+    public FileSync fileSync() {
+        return fileSync;
+    }
+
+    /**
+     * Whether an I/O failure took this directory offline (§9): its logs answer KAFKA_STORAGE_ERROR,
+     * nothing more is written, and only {@link #close()} is left to do.
+     */
+    public boolean isOffline() {
+        return offline.get() != null;
+    }
+
+    /** Why the directory went offline, empty while it is online. */
+    public Optional<String> offlineReason() {
+        return Optional.ofNullable(offline.get());
+    }
+
+    /**
+     * §9: takes the directory and every log in it offline; idempotent. Logs opened later are
+     * refused ({@link #getOrCreateLog} checks). Takes no lock: it runs on a failing log's thread,
+     * under that log's lock, while {@link #closeCleanly} may hold the lifecycle lock and wait for it.
+     */
+    private void markOffline(String reason) {
+        if (!offline.compareAndSet(null, reason)) {
+            return;
+        }
+        log.error("Log directory {} is offline: {}", dir, reason);
+        logs.values().forEach(l -> l.markOffline("its log directory " + dir + " is offline: " + reason));
+    }
+
+    /** Runs a checkpoint write; a storage failure takes the directory offline (§9). */
+    private void writingCheckpoint(Runnable write) {
+        try {
+            write.run();
+        } catch (ApiException e) {
+            if (e.error() == Errors.KAFKA_STORAGE_ERROR) {
+                markOffline(e.getMessage());
+            }
+            throw e;
+        }
+    }
+
+    /** How the logs of this directory report to it. */
+    private final class Owner implements LogOwner {
+        @Override
+        public void onStorageFailure(Log failed, ApiException failure) {
+            markOffline("I/O error on the log of " + failed.topicPartition() + ": " + failure.getMessage());
+        }
+
+        @Override
+        public void onRecoveryPointLowered(Log lowered) {
+            checkpointRecoveryPointsAndLogStartOffsets();
+        }
+    }
+
     /** The open log of this partition, if any. */
     public Optional<Log> log(TopicPartition tp) {
         return Optional.ofNullable(logs.get(tp));
@@ -220,7 +329,14 @@ public final class LogDirectory implements Closeable {
         Objects.requireNonNull(tp, "tp");
         Objects.requireNonNull(config, "config");
         ensureOpen();
-        return logs.computeIfAbsent(tp, k -> openLog(dir.resolve(k.toString()), k, config, 0L, 0L));
+        Log opened = logs.computeIfAbsent(tp, k -> openLog(dir.resolve(k.toString()), k, config, 0L, 0L));
+        String reason = offline.get();
+        if (reason != null) {
+            // The directory failed while this log was being opened: it must not escape online.
+            opened.markOffline("its log directory " + dir + " is offline: " + reason);
+            ensureOpen();
+        }
+        return opened;
     }
 
     /**
@@ -242,13 +358,16 @@ public final class LogDirectory implements Closeable {
         Path doomed = dir.resolve(tp + "." + UUID.randomUUID().toString().replace("-", "") + DELETE_SUFFIX);
         try {
             if (Files.exists(logDir)) {
+                fileSync.beforeWrite(logDir);
                 Files.move(logDir, doomed, StandardCopyOption.ATOMIC_MOVE);
-                fsyncDirectory();
+                fileSync.fsyncDirectory(dir);
                 deleteRecursively(doomed);
             }
         } catch (IOException e) {
-            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not delete the log of " + tp + " at " + logDir
-                    + ": " + e, e);
+            ApiException failure = new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not delete the log of " + tp
+                    + " at " + logDir + ": " + e, e);
+            markOffline(failure.getMessage());
+            throw failure;
         }
         checkpointHighWatermarks();
         checkpointRecoveryPointsAndLogStartOffsets();
@@ -274,7 +393,7 @@ public final class LogDirectory implements Closeable {
     public void checkpointHighWatermarks() {
         ensureOpen();
         synchronized (checkpointLock) {
-            writeIfChanged(highWatermarkCheckpoint, Log::highWatermark);
+            writingCheckpoint(() -> writeIfChanged(highWatermarkCheckpoint, Log::highWatermark));
         }
     }
 
@@ -286,8 +405,10 @@ public final class LogDirectory implements Closeable {
     public void checkpointRecoveryPointsAndLogStartOffsets() {
         ensureOpen();
         synchronized (checkpointLock) {
-            writeIfChanged(recoveryPointCheckpoint, Log::recoveryPoint);
-            writeIfChanged(logStartOffsetCheckpoint, Log::logStartOffset);
+            writingCheckpoint(() -> {
+                writeIfChanged(recoveryPointCheckpoint, Log::recoveryPoint);
+                writeIfChanged(logStartOffsetCheckpoint, Log::logStartOffset);
+            });
         }
     }
 
@@ -339,12 +460,19 @@ public final class LogDirectory implements Closeable {
     /**
      * Flushes every log, writes every checkpoint, closes the logs, then writes the clean-shutdown
      * marker with this broker epoch and releases the lock. If any step fails the marker is not
-     * written (the stop counts as unclean), everything is closed and the error is rethrown.
+     * written (the stop counts as unclean), everything is closed and the error is rethrown. An
+     * offline directory writes nothing: it is closed as by {@link #close()} and the call fails.
      *
-     * @throws ApiException KAFKA_STORAGE_ERROR if the directory is already closed or a step fails
+     * @throws ApiException KAFKA_STORAGE_ERROR if the directory is already closed or offline, or a step fails
      */
     public void closeCleanly(long brokerEpoch) {
         synchronized (lifecycleLock) {
+            String reason = offline.get();
+            if (!closed && reason != null) {
+                close();
+                throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Log directory " + dir
+                        + " is offline and was closed without a clean-shutdown marker: " + reason);
+            }
             ensureOpen();
             boolean checkpointed = false;
             try {
@@ -361,7 +489,7 @@ public final class LogDirectory implements Closeable {
                     }
                     if (checkpointed) {
                         // LDR-5: the marker goes last, once everything before it is durable.
-                        cleanShutdownFile.write(brokerEpoch);
+                        writingCheckpoint(() -> cleanShutdownFile.write(brokerEpoch));
                         log.info("Closed log directory {} cleanly at broker epoch {}", dir, brokerEpoch);
                     }
                 } finally {
@@ -412,19 +540,18 @@ public final class LogDirectory implements Closeable {
     }
 
     private void ensureOpen() {
+        String reason = offline.get();
+        if (reason != null) {
+            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Log directory " + dir + " is offline: " + reason);
+        }
         if (closed) {
             throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Log directory " + dir + " is closed");
         }
     }
 
-    private void fsyncDirectory() throws IOException {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            FileSync.force(channel, true);
-        }
-    }
-
     private void deleteRecursively(Path root) {
         try {
+            fileSync.beforeWrite(root);
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
@@ -448,7 +575,8 @@ public final class LogDirectory implements Closeable {
 
     @Override
     public String toString() {
-        return "LogDirectory(" + dir + ", " + logs.size() + " logs" + (closed ? ", closed" : "") + ")";
+        return "LogDirectory(" + dir + ", " + logs.size() + " logs" + (closed ? ", closed" : "")
+                + (offline.get() != null ? ", offline" : "") + ")";
     }
 
     /** The exclusive lock on {@code <dir>/.lock}, against this JVM and other processes. */

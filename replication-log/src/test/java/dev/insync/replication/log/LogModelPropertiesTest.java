@@ -57,7 +57,7 @@ class LogModelPropertiesTest {
 
         State(Path dir) {
             this.dir = dir;
-            this.log = Log.open(dir, TP, CONFIG, 0, 0, () -> 0L);
+            this.log = Log.open(dir, TP, CONFIG, 0, 0, () -> 0L, FileSync.withoutFsync());
         }
 
         void appendModel(ModelBatch batch) {
@@ -262,7 +262,7 @@ class LogModelPropertiesTest {
             }
             long recoveryPoint = fromZero ? 0 : s.log.recoveryPoint();
             s.log.close();
-            s.log = Log.open(s.dir, TP, CONFIG, recoveryPoint, s.logStart, () -> 0L);
+            s.log = Log.open(s.dir, TP, CONFIG, recoveryPoint, s.logStart, () -> 0L, FileSync.withoutFsync());
             s.log.updateHighWatermark(s.hw);
             s.checkAgainstModel();
             return s;
@@ -305,9 +305,8 @@ class LogModelPropertiesTest {
 
     private static void run(List<Action> actions) {
         // Reopening here is a clean close, not a power loss, so forcing to disk proves nothing and
-        // would dominate the run time (each fsync is 10-70 ms on a loaded machine).
-        boolean forcing = FileSync.isEnabled();
-        FileSync.disableForSimulation();
+        // would dominate the run time (each fsync is 10-70 ms on a loaded machine): the logs are
+        // opened without fsync (FileSync.withoutFsync()).
         State state;
         try {
             state = new State(Files.createTempDirectory("log-model-").resolve(TP.toString()));
@@ -320,9 +319,6 @@ class LogModelPropertiesTest {
             }
         } finally {
             state.close();
-            if (forcing) {
-                FileSync.enable();
-            }
         }
     }
 }

@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 
 import static dev.insync.replication.log.LogFixtures.TP;
 import static dev.insync.replication.log.LogFixtures.batch;
+import static dev.insync.replication.log.LogFixtures.readOffsets;
 import static dev.insync.replication.log.LogFixtures.readValues;
 import static dev.insync.replication.log.LogFixtures.smallConfig;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -82,16 +83,7 @@ class LogRecoveryTest {
         Path pristine = tmp.resolve("pristine");
         copyDir(dir(), pristine);
 
-        // Each trial is a copy of closed files, not a power loss: forcing to disk proves nothing here.
-        boolean forcing = FileSync.isEnabled();
-        FileSync.disableForSimulation();
-        try {
-            openEveryCut(pristine, lastBatchStart, end, complete);
-        } finally {
-            if (forcing) {
-                FileSync.enable();
-            }
-        }
+        openEveryCut(pristine, lastBatchStart, end, complete);
     }
 
     private void openEveryCut(Path pristine, long lastBatchStart, long end, List<String> complete) throws IOException {
@@ -99,7 +91,8 @@ class LogRecoveryTest {
             Path trial = tmp.resolve("cut-" + cut);
             copyDir(pristine, trial);
             truncateFile(trial.resolve("00000000000000000000.log"), cut);
-            try (Log recovered = Log.open(trial, TP, smallConfig(), 0, 0, () -> 0L)) {
+            // Each trial is a copy of closed files, not a power loss: forcing to disk proves nothing here.
+            try (Log recovered = Log.open(trial, TP, smallConfig(), 0, 0, () -> 0L, FileSync.withoutFsync())) {
                 assertThat(recovered.logEndOffset()).as("cut at %d", cut).isEqualTo(8);
                 assertThat(recovered.size()).isEqualTo(lastBatchStart);
                 assertThat(readValues(recovered, 0)).isEqualTo(complete);
@@ -248,6 +241,105 @@ class LogRecoveryTest {
         log.appendAsLeader(batch("next", 1), 0);
         assertThat(log.logEndOffset()).isEqualTo(13);
         assertThat(log.segmentBaseOffsets()).as("the full index rolls the segment").containsExactly(0L, 12L);
+    }
+
+    // ---- LOG-7: offsets stay contiguous (LOG-4's "no gap") ----
+
+    /** Five batches of two records each (offsets 0..9) in one segment, closed; returns each batch's position. */
+    private long[] fiveBatches() {
+        return fiveBatches(smallConfig().withSegmentBytes(100_000));
+    }
+
+    private long[] fiveBatches(LogConfig config) {
+        open(config, 0);
+        long[] positions = new long[5];
+        for (int i = 0; i < 5; i++) {
+            positions[i] = log.size();
+            log.appendAsLeader(batch("c" + i, 2), 0);
+        }
+        log.close();
+        log = null;
+        return positions;
+    }
+
+    private static void rewriteBaseOffset(Path segment, long position, long baseOffset) throws IOException {
+        overwrite(segment, position, ByteBuffer.allocate(8).putLong(0, baseOffset).array());
+    }
+
+    @Test
+    @DisplayName("LOG-7 a base offset rewritten to jump ahead (not covered by the CRC) ends the log at the last contiguous batch, logged with offset and reason")
+    void log7BaseOffsetGapEndsTheLog() throws Exception {
+        long[] positions = fiveBatches();
+        Path segment = dir().resolve("00000000000000000000.log");
+        rewriteBaseOffset(segment, positions[2], 9);
+        open(smallConfig(), 0);
+        assertThat(log.logEndOffset()).as("the log ends before the batch that would leave a gap").isEqualTo(4);
+        assertThat(readOffsets(log, 0)).containsExactly(0L, 1L, 2L, 3L);
+        assertThat(log.recoveryFindings()).singleElement().satisfies(f -> {
+            assertThat(f.kind()).isEqualTo(RecoveryFinding.Kind.TRUNCATED_TAIL);
+            assertThat(f.file()).isEqualTo(segment);
+            assertThat(f.offset()).isEqualTo(4);
+            assertThat(f.reason()).contains("base offset 9 leaves a gap after offset 3");
+        });
+        log.appendAsLeader(batch("next", 1), 1);
+        assertThat(log.logEndOffset()).isEqualTo(5);
+    }
+
+    @Test
+    @DisplayName("LOG-7 a base offset rewritten backwards (overlapping the log) ends the log there too")
+    void log7BaseOffsetOverlapEndsTheLog() throws Exception {
+        long[] positions = fiveBatches();
+        Path segment = dir().resolve("00000000000000000000.log");
+        rewriteBaseOffset(segment, positions[3], 3);
+        open(smallConfig(), 0);
+        assertThat(log.logEndOffset()).isEqualTo(6);
+        assertThat(readOffsets(log, 0)).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+        assertThat(log.recoveryFindings()).singleElement()
+                .satisfies(f -> assertThat(f.reason()).contains("base offset 3 goes back over offsets up to 5"));
+    }
+
+    @Test
+    @DisplayName("LOG-7 a segment whose first batch does not start at the segment's base offset is emptied, and later segments go")
+    void log7FirstBatchMustStartAtTheSegmentBase() throws Exception {
+        writeSegments();
+        List<Long> bases = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir())) {
+            files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".log")).sorted()
+                    .forEach(n -> bases.add(Long.parseLong(n.substring(0, 20))));
+        }
+        Path second = dir().resolve(String.format("%020d.log", bases.get(1)));
+        rewriteBaseOffset(second, 0, bases.get(1) + 1);
+        open(smallConfig().withSegmentBytes(400), 0);
+        assertThat(log.logEndOffset()).isEqualTo(bases.get(1));
+        assertThat(log.segmentBaseOffsets()).containsExactly(bases.get(0), bases.get(1));
+        assertThat(readOffsets(log, 0)).hasSize((int) (long) bases.get(1));
+    }
+
+    @Test
+    @DisplayName("LOG-7 a trusted segment whose tail does not continue contiguously is rescanned, not believed")
+    void log7TrustedTailMustBeContiguous() throws Exception {
+        // No index entry at all (a sparse index): the trust check walks every batch from the start.
+        long[] positions = fiveBatches(smallConfig().withSegmentBytes(100_000).withIndexIntervalBytes(100_000));
+        Path segment = dir().resolve("00000000000000000000.log");
+        rewriteBaseOffset(segment, positions[4], 20);
+        open(smallConfig(), 10);
+        assertThat(log.logEndOffset()).isEqualTo(8);
+        // And the recovery point, above the LEO now, no longer vouches for anything: all is rescanned.
+        assertThat(log.recoveryFindings()).extracting(RecoveryFinding::kind).containsExactly(
+                RecoveryFinding.Kind.REBUILT_INDEX, RecoveryFinding.Kind.TRUNCATED_TAIL, RecoveryFinding.Kind.RESCANNED_ALL);
+        assertThat(log.recoveryFindings().get(0).reason()).contains("has base offset 20, not the next offset 8");
+    }
+
+    @Test
+    @DisplayName("LOG-7 a torn tail of a segment below a wrong recovery point is cut, never served as a batch")
+    void log7TornTailBelowTheRecoveryPointIsCut() throws Exception {
+        long[] positions = fiveBatches();
+        Path segment = dir().resolve("00000000000000000000.log");
+        truncateFile(segment, positions[4] + 70);
+        // The recovery point claims all ten offsets are flushed; the last batch is torn all the same.
+        open(smallConfig(), 10);
+        assertThat(log.logEndOffset()).isEqualTo(8);
+        assertThat(readOffsets(log, 0)).hasSize(8);
     }
 
     // ---- LOG-11 ----

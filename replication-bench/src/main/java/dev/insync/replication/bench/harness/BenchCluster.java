@@ -1,7 +1,6 @@
 package dev.insync.replication.bench.harness;
 
 import dev.insync.replication.core.metadata.PartitionRegistration;
-import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.testkit.cluster.InMemoryCluster;
 import dev.insync.replication.testkit.network.LinkConfig;
@@ -44,8 +43,6 @@ public final class BenchCluster implements AutoCloseable {
                 .config("min.insync.replicas", 2)
                 .config(extra);
         if (fsync) {
-            // An earlier fsync-off cluster in this JVM switched forcing off globally.
-            FileSync.enable();
             builder.config("flush.messages", 1);
         }
         InMemoryCluster cluster = builder.build();

@@ -1,8 +1,9 @@
 package dev.insync.replication.log.checkpoint;
 
-import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.FileSync;
+import dev.insync.replication.log.UninterruptibleIo;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -18,11 +19,13 @@ import java.nio.file.StandardOpenOption;
 /**
  * LOG-9's atomic replace: write {@code <file>.tmp}, fsync it, rename it over {@code file}, fsync
  * the directory. A reader sees either the old content or the new, never a mix; a failure before the
- * rename leaves the old file untouched and removes the temp file.
+ * rename leaves the old file untouched and removes the temp file. Every step goes through the
+ * directory's {@link FileSync} (durability and fault hook); an interrupt of the writing thread
+ * rewrites the temp file from the start instead of failing ({@link UninterruptibleIo}).
  */
 final class AtomicFileWrite {
 
-    /** Writes the content; may throw anything, which aborts the replace. */
+    /** Writes the content; may throw anything, which aborts the replace. May be called again on a retry. */
     @FunctionalInterface
     interface Content {
         void writeTo(Writer writer) throws IOException;
@@ -41,33 +44,30 @@ final class AtomicFileWrite {
      *
      * @throws ApiException KAFKA_STORAGE_ERROR naming the file on an I/O failure
      */
-    static void replace(Path file, Content content) {
+    static void replace(Path file, Content content, FileSync fileSync) {
         Path tmp = tempFileFor(file);
         boolean renamed = false;
         try {
-            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                Writer writer = new BufferedWriter(Channels.newWriter(channel, StandardCharsets.UTF_8));
-                content.writeTo(writer);
-                writer.flush();
-                FileSync.force(channel, true);
-            }
+            UninterruptibleIo.run(() -> {
+                fileSync.beforeWrite(tmp);
+                try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING)) {
+                    Writer writer = new BufferedWriter(Channels.newWriter(channel, StandardCharsets.UTF_8));
+                    content.writeTo(writer);
+                    writer.flush();
+                    fileSync.force(channel, tmp);
+                }
+            });
+            fileSync.beforeWrite(file);
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             renamed = true;
-            fsyncDirectory(file.toAbsolutePath().getParent());
+            fileSync.fsyncDirectory(file.toAbsolutePath().getParent());
         } catch (IOException e) {
             throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not write " + file + ": " + e, e);
         } finally {
             if (!renamed) {
                 deleteQuietly(tmp);
             }
-        }
-    }
-
-    /** Makes a rename or delete in {@code dir} durable (Linux and macOS allow opening a directory for this). */
-    static void fsyncDirectory(Path dir) throws IOException {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            FileSync.force(channel, true);
         }
     }
 

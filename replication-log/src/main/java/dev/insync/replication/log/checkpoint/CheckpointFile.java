@@ -2,6 +2,7 @@ package dev.insync.replication.log.checkpoint;
 
 import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.FileSync;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -21,7 +22,8 @@ import java.util.Objects;
  * <p>Reads are strict: a missing or zero-byte file has no entries, but a bad version, a count that
  * does not match the lines, or an unparsable line is a {@link CorruptCheckpointException} naming
  * the file and line, never a silent reset. Writes replace the file atomically (temp file, fsync,
- * rename, directory fsync) and are serialized; use one instance per file.
+ * rename, directory fsync, all through the directory's {@link FileSync}) and are serialized; use one
+ * instance per file.
  *
  * @param <T> the entry type
  */
@@ -32,15 +34,23 @@ public final class CheckpointFile<T> {
 
     private final Path file;
     private final EntryFormat<T> format;
+    private final FileSync fileSync;
     private final Object writeLock = new Object();
 
-    /**
-     * @param file   the checkpoint file; its directory must exist when writing
-     * @param format how entries map to lines
-     */
+    /** A durable checkpoint file ({@link FileSync#durable()}). */
     public CheckpointFile(Path file, EntryFormat<T> format) {
+        this(file, format, FileSync.durable());
+    }
+
+    /**
+     * @param file     the checkpoint file; its directory must exist when writing
+     * @param format   how entries map to lines
+     * @param fileSync the owning directory's durability and fault hook
+     */
+    public CheckpointFile(Path file, EntryFormat<T> format, FileSync fileSync) {
         this.file = Objects.requireNonNull(file, "file");
         this.format = Objects.requireNonNull(format, "format");
+        this.fileSync = Objects.requireNonNull(fileSync, "fileSync");
     }
 
     /** The checkpoint file. */
@@ -72,7 +82,7 @@ public final class CheckpointFile<T> {
                     writer.write(line);
                     writer.write('\n');
                 }
-            });
+            }, fileSync);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.insync.replication.log.checkpoint;
 
 import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.FileSync;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,10 +28,20 @@ public final class CleanShutdownFile {
     public static final int VERSION = 0;
 
     private final Path file;
+    private final FileSync fileSync;
 
-    /** @param file the marker file, usually {@code <logdir>/.kafka_cleanshutdown} */
+    /** A durable marker ({@link FileSync#durable()}). */
     public CleanShutdownFile(Path file) {
+        this(file, FileSync.durable());
+    }
+
+    /**
+     * @param file     the marker file, usually {@code <logdir>/.kafka_cleanshutdown}
+     * @param fileSync the owning directory's durability and fault hook
+     */
+    public CleanShutdownFile(Path file, FileSync fileSync) {
         this.file = Objects.requireNonNull(file, "file");
+        this.fileSync = Objects.requireNonNull(fileSync, "fileSync");
     }
 
     /** The marker file. */
@@ -50,7 +61,7 @@ public final class CleanShutdownFile {
      */
     public void write(long brokerEpoch) {
         AtomicFileWrite.replace(file, writer ->
-                writer.write("{\"version\":" + VERSION + ",\"brokerEpoch\":" + brokerEpoch + "}"));
+                writer.write("{\"version\":" + VERSION + ",\"brokerEpoch\":" + brokerEpoch + "}"), fileSync);
     }
 
     /**
@@ -88,8 +99,11 @@ public final class CleanShutdownFile {
      */
     public void delete() {
         try {
-            if (Files.deleteIfExists(file)) {
-                AtomicFileWrite.fsyncDirectory(file.toAbsolutePath().getParent());
+            if (Files.exists(file)) {
+                fileSync.beforeWrite(file);
+                if (Files.deleteIfExists(file)) {
+                    fileSync.fsyncDirectory(file.toAbsolutePath().getParent());
+                }
             }
         } catch (IOException e) {
             throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not delete " + file + ": " + e, e);

@@ -1,6 +1,7 @@
 package dev.insync.replication.log.checkpoint;
 
 import dev.insync.replication.log.ApiException;
+import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.TopicPartition;
 
 import java.nio.file.Path;
@@ -26,9 +27,17 @@ public final class OffsetCheckpointFile {
 
     private final CheckpointFile<PartitionOffset> checkpoint;
 
-    /** @param file the checkpoint file */
+    /** A durable checkpoint file ({@link FileSync#durable()}). */
     public OffsetCheckpointFile(Path file) {
-        this.checkpoint = new CheckpointFile<>(file, PartitionOffset.FORMAT);
+        this(file, FileSync.durable());
+    }
+
+    /**
+     * @param file     the checkpoint file
+     * @param fileSync the owning directory's durability and fault hook
+     */
+    public OffsetCheckpointFile(Path file, FileSync fileSync) {
+        this.checkpoint = new CheckpointFile<>(file, PartitionOffset.FORMAT, fileSync);
     }
 
     /** The checkpoint file. */

@@ -1,6 +1,7 @@
 package dev.insync.replication.log.epoch;
 
 import dev.insync.replication.log.ApiException;
+import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.checkpoint.CheckpointFile;
 import dev.insync.replication.log.checkpoint.CorruptCheckpointException;
@@ -74,8 +75,16 @@ public final class LeaderEpochCache {
      * @throws ApiException               KAFKA_STORAGE_ERROR on an I/O failure
      */
     public static LeaderEpochCache load(Path checkpointFile, TopicPartition topicPartition) {
+        return load(checkpointFile, topicPartition, FileSync.durable());
+    }
+
+    /**
+     * As {@link #load(Path, TopicPartition)}, writing through {@code fileSync} (the owning log
+     * directory's durability and fault hook).
+     */
+    public static LeaderEpochCache load(Path checkpointFile, TopicPartition topicPartition, FileSync fileSync) {
         Objects.requireNonNull(topicPartition, "topicPartition");
-        CheckpointFile<EpochEntry> checkpoint = new CheckpointFile<>(checkpointFile, FORMAT);
+        CheckpointFile<EpochEntry> checkpoint = new CheckpointFile<>(checkpointFile, FORMAT, fileSync);
         List<EpochEntry> loaded = checkpoint.read();
         for (int i = 1; i < loaded.size(); i++) {
             if (!increasing(loaded.get(i - 1), loaded.get(i))) {
@@ -140,6 +149,32 @@ public final class LeaderEpochCache {
             next.add(entry);
             return next;
         });
+    }
+
+    /**
+     * LOG-7/LOG-8, recovery: adds, in order and in one write, every entry of {@code found} (the epoch
+     * starts seen in the batches, oldest first) whose epoch is above the latest epoch known by then,
+     * as Kafka's segment recovery assigns only epochs newer than the cache's latest. So a missing or
+     * empty checkpoint is rebuilt from the batches, and a checkpoint that lags the log catches up,
+     * while epochs already known keep their recorded start offsets.
+     *
+     * @return the entries added
+     * @throws ApiException KAFKA_STORAGE_ERROR if the file cannot be written (nothing changes)
+     */
+    public List<EpochEntry> assignNewerEpochs(List<EpochEntry> found) {
+        List<EpochEntry> added = new ArrayList<>();
+        mutate(current -> {
+            List<EpochEntry> next = new ArrayList<>(current);
+            for (EpochEntry entry : found) {
+                EpochEntry last = next.isEmpty() ? null : next.get(next.size() - 1);
+                if (last == null || (entry.epoch() > last.epoch() && entry.startOffset() > last.startOffset())) {
+                    next.add(entry);
+                    added.add(entry);
+                }
+            }
+            return added.isEmpty() ? current : next;
+        });
+        return List.copyOf(added);
     }
 
     private static boolean isUpdateNeeded(List<EpochEntry> current, EpochEntry entry) {

@@ -1,15 +1,15 @@
 package dev.insync.replication.log.segment;
 
 import dev.insync.replication.log.FileSync;
+import dev.insync.replication.log.epoch.EpochEntry;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -21,6 +21,15 @@ import java.util.OptionalLong;
  * bytes are written, and index entries are added only after the bytes they point at, so a reader
  * bounded by the size it read sees only complete batches. Truncation and deletion must exclude
  * readers (the log does that).
+ *
+ * <p>Trust (LOG-7): an opened segment's indexes are not used until {@link #checkTrusted} passes or
+ * {@link #recover()} rebuilt them. A lookup also checks that the batch its index entry points at
+ * ends at the entry's offset, and throws {@link CorruptIndexException} (never a wrong answer) if
+ * not; the owner then rebuilds the indexes with {@link #rebuildIndexes()}.
+ *
+ * <p>I/O: the {@code .log} file is a {@link SegmentChannel}, which an interrupted caller cannot
+ * break; every write, flush and file creation or deletion goes through the directory's
+ * {@link FileSync} (durability and fault hook).
  */
 public final class LogSegment {
 
@@ -37,13 +46,16 @@ public final class LogSegment {
     private static final int MIN_MAP_GROWTH_BYTES = 1024 * 1024;
     /** Bytes read at a time while recovering or scanning a segment. */
     private static final int SCAN_CHUNK_BYTES = 64 * 1024;
+    /** Bytes of a batch header up to and including maxTimestamp: what trust checks read. */
+    private static final int TIMESTAMP_HEADER_SIZE = BatchFraming.MAX_TIMESTAMP_OFFSET + 8;
 
     private final Path dir;
     private final long baseOffset;
     private final int indexIntervalBytes;
     private final int maxIndexSize;
     private final Path logFile;
-    private final FileChannel channel;
+    private final FileSync fileSync;
+    private final SegmentChannel channel;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
     private final boolean indexesWereMissing;
@@ -61,54 +73,77 @@ public final class LogSegment {
     private volatile long maxTimestampSoFar = TimeIndex.NO_TIMESTAMP;
     private volatile long offsetOfMaxTimestampSoFar;
 
-    private LogSegment(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSize, boolean create)
-            throws IOException {
+    private LogSegment(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSize, boolean create,
+                       FileSync fileSync) throws IOException {
         this.dir = dir;
         this.baseOffset = baseOffset;
         this.indexIntervalBytes = indexIntervalBytes;
         this.maxIndexSize = maxIndexSize;
+        this.fileSync = fileSync;
         this.logFile = logFile(dir, baseOffset);
         Path indexFile = indexFile(dir, baseOffset);
         Path timeIndexFile = timeIndexFile(dir, baseOffset);
         if (create) {
+            fileSync.beforeWrite(logFile);
             // A new segment starts clean: leftovers of an earlier segment at this offset are stale.
             Files.deleteIfExists(indexFile);
             Files.deleteIfExists(timeIndexFile);
         }
         this.indexesWereMissing = !create && (!Files.exists(indexFile) || !Files.exists(timeIndexFile));
-        this.channel = create
-                ? FileChannel.open(logFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)
-                : FileChannel.open(logFile, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        this.channel = create ? SegmentChannel.create(logFile) : SegmentChannel.open(logFile);
+        OffsetIndex offsets = null;
         try {
             long length = channel.size();
             if (length > Integer.MAX_VALUE) {
                 throw new IOException("Segment " + logFile + " is " + length + " bytes, above the 2 GiB limit");
             }
             this.size = (int) length;
-            this.offsetIndex = new OffsetIndex(indexFile, baseOffset, maxIndexSize);
-            this.timeIndex = new TimeIndex(timeIndexFile, baseOffset, maxIndexSize);
+            offsets = new OffsetIndex(indexFile, baseOffset, maxIndexSize, fileSync);
+            this.offsetIndex = offsets;
+            this.timeIndex = new TimeIndex(timeIndexFile, baseOffset, maxIndexSize, fileSync);
             this.offsetOfMaxTimestampSoFar = baseOffset;
         } catch (IOException | RuntimeException e) {
+            if (offsets != null) {
+                offsets.close();
+            }
             channel.close();
             throw e;
         }
     }
 
-    /** Creates a new, empty segment at {@code baseOffset}; its indexes are preallocated. */
+    /** Creates a new, empty, durable segment ({@link FileSync#durable()}). */
     public static LogSegment create(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSize)
             throws IOException {
-        return new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSize, true);
+        return create(dir, baseOffset, indexIntervalBytes, maxIndexSize, FileSync.durable());
+    }
+
+    /** Creates a new, empty segment at {@code baseOffset}; its indexes are preallocated. */
+    public static LogSegment create(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSize,
+                                    FileSync fileSync) throws IOException {
+        return new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSize, true, fileSync);
     }
 
     /**
-     * Opens an existing segment. Indexes are mapped as found (missing ones are created empty, see
-     * {@link #indexesWereMissing()}); call {@link #sanityCheck()} or {@link #recover()} before use.
+     * Opens an existing durable segment ({@link FileSync#durable()}) and checks it as a segment below
+     * the recovery point ({@link #checkTrusted}); a segment that fails the check is recovered.
      */
     public static LogSegment open(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSize)
             throws IOException {
-        LogSegment segment = new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSize, false);
-        segment.loadLargestTimestamp();
+        LogSegment segment = openUnchecked(dir, baseOffset, indexIntervalBytes, maxIndexSize, FileSync.durable());
+        if (segment.checkTrusted(-1).problem() != null) {
+            segment.recover();
+        }
         return segment;
+    }
+
+    /**
+     * Opens an existing segment without reading its indexes: they are mapped as found (missing ones
+     * are created empty, see {@link #indexesWereMissing()}) and must not be used before
+     * {@link #checkTrusted} passes or {@link #recover()} rebuilds them.
+     */
+    public static LogSegment openUnchecked(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSize,
+                                           FileSync fileSync) throws IOException {
+        return new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSize, false, fileSync);
     }
 
     // ---- file naming (LOG-2) ----
@@ -211,12 +246,9 @@ public final class LogSegment {
         if ((long) physicalStart + length > Integer.MAX_VALUE) {
             throw new IOException("Append of " + length + " bytes would overflow segment " + logFile);
         }
-        ByteBuffer toWrite = batches.duplicate();
-        long writePos = physicalStart;
         try {
-            while (toWrite.hasRemaining()) {
-                writePos += channel.write(toWrite, writePos);
-            }
+            fileSync.beforeWrite(logFile);
+            channel.writeFully(batches, physicalStart);
         } catch (IOException e) {
             // Best effort: do not leave a partial batch behind the published size.
             try {
@@ -230,7 +262,7 @@ public final class LogSegment {
         indexBatches(batches, start, start + length, physicalStart);
     }
 
-    private void indexBatches(ByteBuffer buf, int from, int to, int physicalStart) {
+    private void indexBatches(ByteBuffer buf, int from, int to, int physicalStart) throws IOException {
         int pos = from;
         while (pos < to) {
             int batchSize = BatchFraming.sizeInBytes(buf, pos);
@@ -241,7 +273,8 @@ public final class LogSegment {
         }
     }
 
-    private void indexBatch(int physicalPosition, int batchSize, long lastOffset, long maxTimestamp) {
+    private void indexBatch(int physicalPosition, int batchSize, long lastOffset, long maxTimestamp)
+            throws IOException {
         if (maxTimestamp > maxTimestampSoFar) {
             maxTimestampSoFar = maxTimestamp;
             offsetOfMaxTimestampSoFar = lastOffset;
@@ -280,13 +313,20 @@ public final class LogSegment {
         // First read: up to the next index entry's header when there is one, else up to one
         // interval and the slack; later refills (rare) take as much as the buffer holds.
         long firstReadEnd = (long) indexIntervalBytes + ScanBuffer.SLACK_BYTES;
-        if (offset > baseOffset) {
-            long range = offsetIndex.scanRange(offset);
-            pos = (int) (range >>> 32);
-            int next = (int) range;
+        int slot = offset > baseOffset ? offsetIndex.floorSlot(offset) : -1;
+        // The offset the batch at pos must end at (the index entry's), or -1 when pos is the segment start.
+        long entryOffset = -1;
+        if (slot >= 0) {
+            pos = offsetIndex.positionAt(slot);
+            entryOffset = offsetIndex.offsetAt(slot);
+            int next = slot + 1 < offsetIndex.entries() ? offsetIndex.positionAt(slot + 1) : -1;
             firstReadEnd = next >= 0 ? (long) next + WALK_HEADER_SIZE : pos + firstReadEnd;
+            if (pos < 0 || (long) pos + BatchFraming.HEADER_SIZE > endPosition) {
+                throw new CorruptIndexException(offsetIndex.file(), "entry " + slot + " (offset " + entryOffset
+                        + ") points at position " + pos + ", outside the " + endPosition + " bytes of " + logFile);
+            }
         } else if (offsetIndex.entries() > 0) {
-            firstReadEnd = (long) offsetIndex.entry(0).position() + WALK_HEADER_SIZE;
+            firstReadEnd = (long) offsetIndex.positionAt(0) + WALK_HEADER_SIZE;
         }
         MappedByteBuffer map = readMapCovering(endPosition);
         int mapped = map == null ? 0 : Math.min(map.capacity(), endPosition);
@@ -305,7 +345,17 @@ public final class LogSegment {
             int batchSize = BatchFraming.sizeInBytes(buf, rel);
             long batchBase = BatchFraming.baseOffset(buf, rel);
             long lastOffset = batchBase + BatchFraming.lastOffsetDelta(buf, rel);
-            if (batchSize < BatchFraming.HEADER_SIZE || (long) pos + batchSize > endPosition) {
+            boolean framed = batchSize >= BatchFraming.HEADER_SIZE && (long) pos + batchSize <= endPosition;
+            if (entryOffset >= 0) {
+                // LOG-7: an index entry is trusted only if the batch at its position ends at its offset.
+                if (!framed || lastOffset != entryOffset) {
+                    throw new CorruptIndexException(offsetIndex.file(), "entry " + slot + " (offset " + entryOffset
+                            + ", position " + pos + ") does not point at the batch ending at that offset in "
+                            + logFile + " (found size " + batchSize + ", last offset " + lastOffset + ")");
+                }
+                entryOffset = -1;
+            }
+            if (!framed) {
                 throw new IOException("Corrupt batch header at position " + pos + " of " + logFile
                         + " (size " + batchSize + ", segment end " + endPosition + ")");
             }
@@ -327,7 +377,7 @@ public final class LogSegment {
         MappedByteBuffer map = readMap;
         int mapped = map == null ? 0 : map.capacity();
         if ((long) endPosition - mapped >= Math.max(MIN_MAP_GROWTH_BYTES, mapped / 4)) {
-            map = channel.map(FileChannel.MapMode.READ_ONLY, 0, endPosition);
+            map = channel.mapReadOnly(endPosition);
             readMap = map;
         }
         return map;
@@ -452,18 +502,13 @@ public final class LogSegment {
     }
 
     private void readFully(ByteBuffer dst, long position) throws IOException {
-        long pos = position;
-        while (dst.hasRemaining()) {
-            int n = channel.read(dst, pos);
-            if (n < 0) {
-                throw new EOFException("Unexpected end of " + logFile + " at position " + pos
-                        + " while reading " + dst.remaining() + " more bytes");
-            }
-            pos += n;
-        }
+        channel.readFully(dst, position);
     }
 
-    /** The offset after the last batch, or the base offset if the segment is empty. */
+    /**
+     * The offset after the last batch, or the base offset if the segment is empty; walks the batch
+     * headers from the last offset-index entry, so the indexes must be trusted.
+     */
     public long readNextOffset() throws IOException {
         int end = size;
         int pos = offsetIndex.lastEntry().position();
@@ -482,7 +527,149 @@ public final class LogSegment {
         return next;
     }
 
-    // ---- recovery (LOG-7) ----
+    // ---- trust and recovery (LOG-7) ----
+
+    /**
+     * The outcome of {@link #checkTrusted}.
+     *
+     * @param problem    why the segment cannot be used as it is (naming the file), null if it can
+     * @param nextOffset the offset after the last batch when there is no problem, else -1
+     */
+    public record TrustCheck(String problem, long nextOffset) {
+    }
+
+    /**
+     * LOG-7, for a segment below the recovery point: its bytes were flushed, so they are not
+     * rescanned, but nothing in its files is believed before this check, which reads the indexes
+     * and at most about {@code index.interval.bytes} of the log (never the whole segment):
+     * <ul>
+     *   <li>both index files exist and are whole numbers of entries;</li>
+     *   <li>the offset index's last entry points at the start of the batch ending at its offset,
+     *       and from there the batches are whole, of magic 2, contiguous, and end exactly at the end
+     *       of the file (a torn tail is a problem, not a shorter segment);</li>
+     *   <li>the segment ends at {@code expectedNextOffset} (the next segment's base offset);</li>
+     *   <li>every offset-index entry increases over the previous one by at least one offset and one
+     *       batch header, below the segment's end offset and inside the file
+     *       ({@link OffsetIndex#sanityCheck}); every time-index entry has a larger timestamp and
+     *       an offset inside the segment ({@link TimeIndex#sanityCheck});</li>
+     *   <li>the time index's last entry names the last offset of a batch whose max timestamp it is.</li>
+     * </ul>
+     * Other offset-index entries are checked when a lookup lands on one ({@link CorruptIndexException}).
+     * On success the largest timestamp is loaded.
+     *
+     * @param expectedNextOffset the next segment's base offset, or -1 for the last segment
+     */
+    public TrustCheck checkTrusted(long expectedNextOffset) throws IOException {
+        if (indexesWereMissing) {
+            return distrust("an index file of " + logFile + " is missing");
+        }
+        String problem = offsetIndex.lengthProblem();
+        if (problem != null) {
+            return distrust("offset index " + offsetIndex.file() + ": " + problem);
+        }
+        problem = timeIndex.lengthProblem();
+        if (problem != null) {
+            return distrust("time index " + timeIndex.file() + ": " + problem);
+        }
+        int end = size;
+        ScanBuffer scan = ScanBuffer.forThread(indexIntervalBytes);
+        scan.invalidate();
+        int pos = 0;
+        long next = baseOffset;
+        boolean checkBase = true;
+        int entries = offsetIndex.entries();
+        if (entries > 0) {
+            long entryOffset = offsetIndex.offsetAt(entries - 1);
+            pos = offsetIndex.positionAt(entries - 1);
+            String entry = "its last entry " + (entries - 1) + " (offset " + entryOffset + ", position " + pos + ")";
+            if (pos < 0 || (long) pos + TIMESTAMP_HEADER_SIZE > end) {
+                return distrust("offset index " + offsetIndex.file() + ": " + entry + " points outside the "
+                        + end + " bytes of " + logFile);
+            }
+            int rel = bufferHolding(scan, pos, TIMESTAMP_HEADER_SIZE, end);
+            int batchSize = BatchFraming.sizeInBytes(scan.bytes, rel);
+            if (batchSize < BatchFraming.HEADER_SIZE || (long) pos + batchSize > end
+                    || BatchFraming.lastOffset(scan.bytes, rel) != entryOffset) {
+                return distrust("offset index " + offsetIndex.file() + ": " + entry
+                        + " does not point at the batch ending at that offset in " + logFile);
+            }
+            // That batch's base offset is whatever the batch before it ended at; later ones must follow on.
+            checkBase = false;
+        }
+        while (pos < end) {
+            if (end - pos < BatchFraming.HEADER_SIZE) {
+                return distrust(logFile + " ends in " + (end - pos) + " bytes at position " + pos
+                        + " that are not a whole batch");
+            }
+            int rel = bufferHolding(scan, pos, TIMESTAMP_HEADER_SIZE, end);
+            ByteBuffer header = scan.bytes;
+            int batchSize = BatchFraming.sizeInBytes(header, rel);
+            long batchBase = BatchFraming.baseOffset(header, rel);
+            int lastOffsetDelta = BatchFraming.lastOffsetDelta(header, rel);
+            if (batchSize < BatchFraming.HEADER_SIZE || (long) pos + batchSize > end) {
+                return distrust("the batch at position " + pos + " of " + logFile + " (size " + batchSize
+                        + ") runs past its end at " + end);
+            }
+            if (BatchFraming.magic(header, rel) != BatchFraming.MAGIC_V2 || lastOffsetDelta < 0) {
+                return distrust("the batch at position " + pos + " of " + logFile + " has magic "
+                        + BatchFraming.magic(header, rel) + " and lastOffsetDelta " + lastOffsetDelta);
+            }
+            if (checkBase && batchBase != next) {
+                return distrust("the batch at position " + pos + " of " + logFile + " has base offset " + batchBase
+                        + ", not the next offset " + next);
+            }
+            checkBase = true;
+            next = batchBase + lastOffsetDelta + 1;
+            pos += batchSize;
+        }
+        if (expectedNextOffset >= 0 && next != expectedNextOffset) {
+            return distrust(logFile + " ends at offset " + next + " but the next segment starts at "
+                    + expectedNextOffset);
+        }
+        problem = offsetIndex.sanityCheck(end, next);
+        if (problem != null) {
+            return distrust("offset index " + offsetIndex.file() + ": " + problem);
+        }
+        problem = timeIndex.sanityCheck(end, next);
+        if (problem != null) {
+            return distrust("time index " + timeIndex.file() + ": " + problem);
+        }
+        if (timeIndex.entries() > 0) {
+            problem = checkLastTimeIndexEntry(end, scan);
+            if (problem != null) {
+                return distrust(problem);
+            }
+        }
+        loadLargestTimestamp();
+        return new TrustCheck(null, next);
+    }
+
+    private static TrustCheck distrust(String problem) {
+        return new TrustCheck(problem, -1);
+    }
+
+    /** The time index's last entry must be (max timestamp, last offset) of one batch. */
+    private String checkLastTimeIndexEntry(int end, ScanBuffer scan) throws IOException {
+        TimeIndex.Entry last = timeIndex.lastEntry();
+        String entry = "time index " + timeIndex.file() + ": its last entry (timestamp " + last.timestamp()
+                + ", offset " + last.offset() + ")";
+        BatchPosition batch;
+        try {
+            batch = locate(last.offset(), end, scan);
+        } catch (CorruptIndexException e) {
+            return e.getMessage();
+        }
+        if (batch == null || batch.lastOffset() != last.offset()) {
+            return entry + " does not name the last offset of a batch in " + logFile;
+        }
+        int rel = bufferHolding(scan, batch.position(), TIMESTAMP_HEADER_SIZE, end);
+        long maxTimestamp = BatchFraming.maxTimestamp(scan.bytes, rel);
+        if (maxTimestamp != last.timestamp()) {
+            return entry + " does not match the max timestamp " + maxTimestamp + " of the batch ending there in "
+                    + logFile;
+        }
+        return null;
+    }
 
     /**
      * The outcome of {@link #recover()}.
@@ -491,21 +678,24 @@ public final class LogSegment {
      * @param truncatedBytes  bytes cut off the tail
      * @param nextOffset      the offset after the last kept batch (the base offset if none)
      * @param reason          why the tail was cut, null if nothing was
+     * @param epochStarts     (partitionLeaderEpoch, base offset) of every kept batch whose epoch differs from
+     *                        the batch before it in this segment, oldest first (LOG-8: the cache is rebuilt
+     *                        from these)
      */
-    public record RecoveryResult(int validBytes, int truncatedBytes, long nextOffset, String reason) {
+    public record RecoveryResult(int validBytes, int truncatedBytes, long nextOffset, String reason,
+                                 List<EpochEntry> epochStarts) {
     }
 
     /**
-     * LOG-7: scans every batch from the start, checking framing, magic, CRC and that offsets
-     * increase from the base offset; cuts the file at the first invalid batch and rebuilds both
-     * indexes from the kept batches.
+     * LOG-7: scans every batch from the start, checking framing, magic, CRC and that each batch
+     * starts exactly where the previous one ended (the first at the base offset): a base offset
+     * rewritten forwards (a gap, LOG-4) or backwards (an overlap) is not covered by the CRC and is
+     * caught here. Cuts the file at the first invalid batch and rebuilds both indexes from the kept
+     * batches.
      */
     public RecoveryResult recover() throws IOException {
         long fileSize = channel.size();
-        offsetIndex.reset();
-        timeIndex.reset();
-        offsetIndex.resize(maxIndexSize);
-        timeIndex.resize(maxIndexSize);
+        resetIndexes();
         maxTimestampSoFar = TimeIndex.NO_TIMESTAMP;
         offsetOfMaxTimestampSoFar = baseOffset;
         bytesSinceLastIndexEntry = 0;
@@ -513,6 +703,8 @@ public final class LogSegment {
         long next = baseOffset;
         long validBytes = 0;
         String reason = null;
+        List<EpochEntry> epochStarts = new ArrayList<>();
+        int lastEpoch = -1;
         ByteBuffer buf = ByteBuffer.allocate(SCAN_CHUNK_BYTES);
         long bufStart = 0;
         buf.limit(0);
@@ -543,7 +735,11 @@ public final class LogSegment {
                 long batchBase = BatchFraming.baseOffset(buf, rel);
                 long lastOffset = BatchFraming.lastOffset(buf, rel);
                 if (batchBase < next) {
-                    reason = "base offset " + batchBase + " is below the expected next offset " + next;
+                    reason = "base offset " + batchBase + " goes back over offsets up to " + (next - 1)
+                            + " already in the log";
+                } else if (batchBase > next) {
+                    reason = "base offset " + batchBase + " leaves a gap after offset " + (next - 1)
+                            + ": offsets would not be contiguous (LOG-4)";
                 } else if (!canConvertToRelativeOffset(lastOffset)) {
                     reason = "last offset " + lastOffset + " does not fit relative to base offset " + baseOffset;
                 }
@@ -553,6 +749,11 @@ public final class LogSegment {
                 break;
             }
             int batchSize = BatchFraming.sizeInBytes(buf, rel);
+            int epoch = BatchFraming.partitionLeaderEpoch(buf, rel);
+            if (epoch >= 0 && epoch != lastEpoch) {
+                epochStarts.add(new EpochEntry(epoch, next));
+                lastEpoch = epoch;
+            }
             // A full index (a segment written with a larger segment.index.bytes) only gets sparser:
             // indexBatch skips the entry, and a valid batch is never cut for it.
             indexBatch((int) validBytes, batchSize, BatchFraming.lastOffset(buf, rel), BatchFraming.maxTimestamp(buf, rel));
@@ -562,26 +763,55 @@ public final class LogSegment {
         int truncated = (int) (fileSize - validBytes);
         if (truncated > 0) {
             readMap = null;
+            fileSync.beforeWrite(logFile);
             channel.truncate(validBytes);
         }
         size = (int) validBytes;
-        return new RecoveryResult((int) validBytes, truncated, next, truncated > 0 ? reason : null);
+        return new RecoveryResult((int) validBytes, truncated, next, truncated > 0 ? reason : null,
+                List.copyOf(epochStarts));
     }
 
-    /** Checks both indexes against the file; returns null if they are sound, else why not. */
-    public String sanityCheck() {
-        if (indexesWereMissing) {
-            return "index file missing";
+    /**
+     * LOG-7: rebuilds both indexes from the batches, after a lookup found an entry that does not
+     * point at its batch ({@link CorruptIndexException}). Walks the batch headers only: the bytes
+     * themselves were checked when the log was opened. The caller excludes readers and appends.
+     *
+     * @param active whether this is the log's active segment (its indexes stay preallocated)
+     * @throws IOException if the headers do not frame the file (the data itself is damaged)
+     */
+    public void rebuildIndexes(boolean active) throws IOException {
+        resetIndexes();
+        maxTimestampSoFar = TimeIndex.NO_TIMESTAMP;
+        offsetOfMaxTimestampSoFar = baseOffset;
+        bytesSinceLastIndexEntry = 0;
+        int end = size;
+        int pos = 0;
+        ScanBuffer scan = ScanBuffer.forThread(indexIntervalBytes);
+        scan.invalidate();
+        while (pos < end) {
+            if (end - pos < BatchFraming.HEADER_SIZE) {
+                throw new IOException("Cannot rebuild the indexes of " + logFile + ": " + (end - pos)
+                        + " bytes at position " + pos + " are not a whole batch");
+            }
+            int rel = bufferHolding(scan, pos, TIMESTAMP_HEADER_SIZE, end);
+            int batchSize = BatchFraming.sizeInBytes(scan.bytes, rel);
+            if (batchSize < BatchFraming.HEADER_SIZE || (long) pos + batchSize > end) {
+                throw new IOException("Cannot rebuild the indexes of " + logFile + ": the batch at position " + pos
+                        + " (size " + batchSize + ") runs past the end at " + end);
+            }
+            indexBatch(pos, batchSize, BatchFraming.lastOffset(scan.bytes, rel), BatchFraming.maxTimestamp(scan.bytes, rel));
+            pos += batchSize;
         }
-        String reason = offsetIndex.sanityCheck(size);
-        if (reason != null) {
-            return "offset index " + offsetIndex.file() + ": " + reason;
+        if (!active) {
+            onBecomeInactiveSegment();
         }
-        reason = timeIndex.sanityCheck(size);
-        if (reason != null) {
-            return "time index " + timeIndex.file() + ": " + reason;
-        }
-        return null;
+    }
+
+    private void resetIndexes() throws IOException {
+        offsetIndex.reset();
+        timeIndex.reset();
+        offsetIndex.resize(maxIndexSize);
+        timeIndex.resize(maxIndexSize);
     }
 
     private void loadLargestTimestamp() throws IOException {
@@ -591,15 +821,14 @@ public final class LogSegment {
         offsetOfMaxTimestampSoFar = last.offset();
         int end = size;
         int pos = offsetIndex.entries() == 0 ? 0 : offsetIndex.lastEntry().position();
-        int headerBytes = BatchFraming.MAX_TIMESTAMP_OFFSET + 8;
         ScanBuffer scan = ScanBuffer.forThread(indexIntervalBytes);
         scan.invalidate();
-        while (pos + headerBytes <= end) {
-            int rel = bufferHolding(scan, pos, headerBytes, end);
+        while (pos + TIMESTAMP_HEADER_SIZE <= end) {
+            int rel = bufferHolding(scan, pos, TIMESTAMP_HEADER_SIZE, end);
             ByteBuffer header = scan.bytes;
             int batchSize = BatchFraming.sizeInBytes(header, rel);
             if (batchSize < BatchFraming.HEADER_SIZE) {
-                return; // corrupt: recovery or the sanity check will deal with it
+                return; // the callers have checked the framing; stop rather than loop on garbage
             }
             long ts = BatchFraming.maxTimestamp(header, rel);
             if (ts > maxTimestampSoFar) {
@@ -615,6 +844,8 @@ public final class LogSegment {
     /**
      * LOG-6: removes every batch whose last offset is at or above {@code offset} and the index
      * entries pointing at them; returns the bytes removed.
+     *
+     * @throws CorruptIndexException if the lookup found a bad index entry (nothing changed)
      */
     public int truncateTo(long offset) throws IOException {
         int end = size;
@@ -627,6 +858,7 @@ public final class LogSegment {
         offsetIndex.resize(maxIndexSize);
         timeIndex.resize(maxIndexSize);
         readMap = null;
+        fileSync.beforeWrite(logFile);
         channel.truncate(first.position());
         size = first.position();
         bytesSinceLastIndexEntry = 0;
@@ -642,7 +874,11 @@ public final class LogSegment {
 
     /** Called when a newer segment takes over: records the final largest timestamp and trims the indexes. */
     public void onBecomeInactiveSegment() throws IOException {
-        if (maxTimestampSoFar >= 0) {
+        if (maxTimestampSoFar >= 0 && maxTimestampSoFar > timeIndex.lastEntry().timestamp()) {
+            if (timeIndex.entries() >= timeIndex.maxEntries()) {
+                // An index mapped to exactly its entries (opened from disk): make room for the final one.
+                timeIndex.resize(timeIndex.sizeInBytes() + TimeIndex.ENTRY_SIZE);
+            }
             timeIndex.maybeAppend(maxTimestampSoFar, offsetOfMaxTimestampSoFar, true);
         }
         offsetIndex.trimToValidSize();
@@ -655,13 +891,13 @@ public final class LogSegment {
         flushIndexes();
     }
 
-    /** Forces the {@code .log} file's bytes and metadata to disk (through {@link FileSync}). */
+    /** Forces the {@code .log} file's bytes and metadata to disk (through the directory's {@link FileSync}). */
     public void flushData() throws IOException {
-        FileSync.force(channel, true);
+        channel.force(fileSync);
     }
 
     /** Forces both index mappings to disk. */
-    public void flushIndexes() {
+    public void flushIndexes() throws IOException {
         offsetIndex.flush();
         timeIndex.flush();
     }
@@ -670,21 +906,57 @@ public final class LogSegment {
     public void close() throws IOException {
         readMap = null;
         try {
-            if (channel.isOpen()) {
-                onBecomeInactiveSegment();
-            }
+            onBecomeInactiveSegment();
         } finally {
             channel.close();
         }
+    }
+
+    /**
+     * Closes the file without writing anything (no final time-index entry, no trim): for a log
+     * whose directory went offline, whose files are left for the next open to recover.
+     */
+    public void closeWithoutWrites() throws IOException {
+        readMap = null;
+        channel.close();
     }
 
     /** Closes and deletes the three files. */
     public void deleteFiles() throws IOException {
         readMap = null;
         channel.close();
+        fileSync.beforeWrite(logFile);
         Files.deleteIfExists(logFile);
         offsetIndex.deleteIfExists();
         timeIndex.deleteIfExists();
+    }
+
+    /**
+     * LOG-8: (partitionLeaderEpoch, base offset) of every batch whose epoch differs from the batch
+     * before it, oldest first, from a walk of the batch headers (the framing is trusted: call after
+     * {@link #checkTrusted} or {@link #recover()}). For rebuilding a lost leader-epoch checkpoint.
+     */
+    public List<EpochEntry> readEpochStarts() throws IOException {
+        List<EpochEntry> starts = new ArrayList<>();
+        int end = size;
+        int pos = 0;
+        int lastEpoch = -1;
+        ScanBuffer scan = ScanBuffer.forThread(indexIntervalBytes);
+        scan.invalidate();
+        while (pos + TIMESTAMP_HEADER_SIZE <= end) {
+            int rel = bufferHolding(scan, pos, TIMESTAMP_HEADER_SIZE, end);
+            int batchSize = BatchFraming.sizeInBytes(scan.bytes, rel);
+            if (batchSize < BatchFraming.HEADER_SIZE) {
+                throw new IOException("Corrupt batch header at position " + pos + " of " + logFile);
+            }
+            int epoch = BatchFraming.partitionLeaderEpoch(scan.bytes, rel);
+            if (epoch >= 0 && epoch != lastEpoch) {
+                starts.add(new EpochEntry(epoch, BatchFraming.baseOffset(scan.bytes, rel)));
+                lastEpoch = epoch;
+            }
+            pos += batchSize;
+        }
+        return starts;
     }
 
     /** The last-modified time of the {@code .log} file, for retention of segments without timestamps. */

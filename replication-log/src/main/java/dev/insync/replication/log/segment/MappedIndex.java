@@ -1,6 +1,7 @@
 package dev.insync.replication.log.segment;
 
 import dev.insync.replication.log.FileSync;
+import dev.insync.replication.log.UninterruptibleIo;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -24,6 +25,11 @@ import java.nio.file.StandardOpenOption;
  * <p>Entries are stored into the mapping, except that the first entry written into a page of the
  * file that may still be a hole of the sparse preallocated file also goes in with a positional
  * write first (see {@link #writeEntry}).
+ *
+ * <p>An index found on disk is mapped as it is, every whole entry counted; nothing in it is trusted
+ * until {@link #lengthProblem()} and {@link #sanityCheck} pass (LOG-7), and a lookup still checks
+ * the batch its entry points at ({@link LogSegment}). Every write, resize and force goes through the
+ * directory's {@link FileSync}.
  */
 abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
 
@@ -35,6 +41,9 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
 
     protected final long baseOffset;
     protected final int entrySize;
+    protected final FileSync fileSync;
+    /** Length of the file when opened (before any resize), for {@link #lengthProblem()}. */
+    private final long lengthAtOpen;
     /**
      * Whole pages from the start of the file written since this mapping was made (so allocated on
      * disk, not holes). Only the writer (under the log's lock) reads or changes it.
@@ -47,29 +56,30 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
     private volatile int entries;
     private volatile int maxEntries;
 
-    MappedIndex(Path file, long baseOffset, int maxIndexSize, int entrySize) throws IOException {
+    MappedIndex(Path file, long baseOffset, int maxIndexSize, int entrySize, FileSync fileSync) throws IOException {
         this.file = file;
         this.baseOffset = baseOffset;
         this.entrySize = entrySize;
-        boolean existed = Files.exists(file);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            long length = ch.size();
-            int mapSize;
-            if (!existed || length == 0) {
-                mapSize = roundDown(maxIndexSize);
-                ch.truncate(0);
-                this.entries = 0;
-            } else {
-                if (length > Integer.MAX_VALUE) {
-                    throw new IOException("Index file " + file + " is " + length + " bytes, above the 2 GiB limit");
-                }
-                mapSize = roundDown((int) length);
-                this.entries = mapSize / entrySize;
-            }
-            this.mmap = ch.map(FileChannel.MapMode.READ_WRITE, 0, mapSize);
-            this.maxEntries = mapSize / entrySize;
+        this.fileSync = fileSync;
+        // Decided once, before the (retryable) mapping: a retry after an interrupt finds the file
+        // already extended to the map size and must not take that for entries.
+        long length = Files.exists(file) ? Files.size(file) : 0;
+        if (length > Integer.MAX_VALUE) {
+            throw new IOException("Index file " + file + " is " + length + " bytes, above the 2 GiB limit");
         }
+        if (length == 0) {
+            fileSync.beforeWrite(file);
+        }
+        int mapSize = length == 0 ? roundDown(maxIndexSize) : roundDown((int) length);
+        this.mmap = UninterruptibleIo.call(() -> {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                return ch.map(FileChannel.MapMode.READ_WRITE, 0, mapSize);
+            }
+        });
+        this.lengthAtOpen = length;
+        this.maxEntries = mapSize / entrySize;
+        this.entries = length == 0 ? 0 : maxEntries;
     }
 
     private int roundDown(int bytes) {
@@ -125,7 +135,8 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
      * mapping stays what readers and {@link #flush()} use; if the positional write fails, the store
      * into the mapping alone still writes the entry (the write only spares the page fault).
      */
-    protected final void writeEntry(int slot, ByteBuffer entry) {
+    protected final void writeEntry(int slot, ByteBuffer entry) throws IOException {
+        fileSync.beforeWrite(file);
         int position = slot * entrySize;
         int end = position + entrySize;
         if (end > backedBytes) {
@@ -139,6 +150,7 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
                 backedBytes = (end + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES;
             } catch (IOException e) {
                 // Only the page fault is spared by the write above; the store below writes the entry.
+                // (An interrupt that closed the channel leaves the caller's flag set, as it should.)
             }
         }
         mmap.put(position, entry, 0, entrySize);
@@ -179,17 +191,20 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
         if (size == mmap.capacity()) {
             return;
         }
-        FileSync.force(mmap);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            if (ch.size() > size) {
-                ch.truncate(size);
-                // Pages past the new end are freed; once the mapping grows again they are holes.
-                backedBytes = Math.min(backedBytes, size / PAGE_BYTES * PAGE_BYTES);
+        fileSync.force(mmap, file);
+        fileSync.beforeWrite(file);
+        MappedByteBuffer remapped = UninterruptibleIo.call(() -> {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                if (ch.size() > size) {
+                    ch.truncate(size);
+                    // Pages past the new end are freed; once the mapping grows again they are holes.
+                    backedBytes = Math.min(backedBytes, size / PAGE_BYTES * PAGE_BYTES);
+                }
+                return ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
             }
-            MappedByteBuffer remapped = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
-            this.mmap = remapped;
-            this.maxEntries = size / entrySize;
-        }
+        });
+        this.mmap = remapped;
+        this.maxEntries = size / entrySize;
     }
 
     /** Trims the file to the written entries. */
@@ -197,9 +212,9 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
         resize(sizeInBytes());
     }
 
-    /** Forces the written entries to disk. */
-    public void flush() {
-        FileSync.force(mmap);
+    /** Forces the written entries to disk (through the directory's {@link FileSync}). */
+    public void flush() throws IOException {
+        fileSync.force(mmap, file);
     }
 
     /** Removes every entry. */
@@ -214,15 +229,31 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
 
     /** Deletes the file if present. */
     public void deleteIfExists() throws IOException {
-        Files.deleteIfExists(file);
+        if (Files.exists(file)) {
+            fileSync.beforeWrite(file);
+            Files.deleteIfExists(file);
+        }
     }
 
     /**
-     * Checks the entries are well formed; returns null if so, else why not.
-     *
-     * @param logSizeInBytes the size of the segment's log file, which every position must be below
+     * LOG-7: null if the file's length when opened was a whole number of entries, else why not (a
+     * torn or truncated entry). Checks no entry.
      */
-    public abstract String sanityCheck(long logSizeInBytes);
+    public String lengthProblem() {
+        if (lengthAtOpen % entrySize != 0) {
+            return "its length " + lengthAtOpen + " is not a multiple of the " + entrySize + "-byte entry size";
+        }
+        return null;
+    }
+
+    /**
+     * LOG-7: checks every entry is well formed, in memory (no read of the log): null if so, else
+     * why not, naming the entry.
+     *
+     * @param logSizeInBytes the size of the segment's log file
+     * @param nextOffset     the offset after the segment's last batch: every entry's offset is below it
+     */
+    public abstract String sanityCheck(int logSizeInBytes, long nextOffset);
 
     /**
      * Binary search: the largest slot whose key is at most {@code target}, or -1 if none.

@@ -1,5 +1,7 @@
 package dev.insync.replication.log.segment;
 
+import dev.insync.replication.log.FileSync;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -24,13 +26,18 @@ public final class OffsetIndex extends MappedIndex {
     /** The entry being appended (the writer's only: appends are serialized by the log's lock). */
     private final ByteBuffer scratch = ByteBuffer.allocate(ENTRY_SIZE);
 
-    /** Opens or creates the index at {@code file}; a new one is preallocated to {@code maxIndexSize}. */
+    /** A durable index ({@link FileSync#durable()}), see {@link #OffsetIndex(Path, long, int, FileSync)}. */
     public OffsetIndex(Path file, long baseOffset, int maxIndexSize) throws IOException {
-        super(file, baseOffset, maxIndexSize, ENTRY_SIZE);
+        this(file, baseOffset, maxIndexSize, FileSync.durable());
+    }
+
+    /** Opens or creates the index at {@code file}; a new one is preallocated to {@code maxIndexSize}. */
+    public OffsetIndex(Path file, long baseOffset, int maxIndexSize, FileSync fileSync) throws IOException {
+        super(file, baseOffset, maxIndexSize, ENTRY_SIZE, fileSync);
     }
 
     /** Appends an entry; offsets and positions must increase. */
-    public void append(long offset, int position) {
+    public void append(long offset, int position) throws IOException {
         int n = entries();
         if (n >= maxEntries()) {
             throw new IllegalStateException("Index " + file() + " is full at " + n + " entries; cannot add offset " + offset);
@@ -52,6 +59,22 @@ public final class OffsetIndex extends MappedIndex {
     public Position entry(int slot) {
         MappedByteBuffer buf = buffer();
         return new Position(baseOffset + buf.getInt(slot * ENTRY_SIZE), buf.getInt(slot * ENTRY_SIZE + 4));
+    }
+
+    /** The slot of the entry with the largest offset at most {@code targetOffset}, or -1 if none. */
+    public int floorSlot(long targetOffset) {
+        long rel = targetOffset - baseOffset;
+        return rel < 0 ? -1 : largestLowerBoundSlot(rel);
+    }
+
+    /** The offset of the entry at {@code slot} (no allocation). */
+    public long offsetAt(int slot) {
+        return baseOffset + buffer().getInt(slot * ENTRY_SIZE);
+    }
+
+    /** The position of the entry at {@code slot} (no allocation). */
+    public int positionAt(int slot) {
+        return buffer().getInt(slot * ENTRY_SIZE + 4);
     }
 
     /** The last entry, or (baseOffset, 0) if there is none. */
@@ -102,19 +125,35 @@ public final class OffsetIndex extends MappedIndex {
         return buffer().getInt(slot * ENTRY_SIZE);
     }
 
+    /**
+     * LOG-7: entries strictly increasing in offset and position, at least one batch header apart,
+     * no offset at or beyond {@code nextOffset} and no position at which a whole batch header would
+     * not fit in the log. Reads only the index. Whether each entry points at the start of the batch
+     * ending at its offset is checked where it is used: the last entry when the segment is opened,
+     * any other when a lookup lands on it ({@link LogSegment}).
+     */
     @Override
-    public String sanityCheck(long logSizeInBytes) {
+    public String sanityCheck(int logSizeInBytes, long nextOffset) {
+        MappedByteBuffer buf = buffer();
         long prevOffset = -1;
         long prevPosition = -1;
         for (int i = 0; i < entries(); i++) {
-            int rel = buffer().getInt(i * ENTRY_SIZE);
-            int pos = buffer().getInt(i * ENTRY_SIZE + 4);
-            if (rel < 0 || pos < 0 || rel <= prevOffset || pos <= prevPosition) {
-                return "entry " + i + " (relative offset " + rel + ", position " + pos
-                        + ") does not increase over the previous one";
+            int rel = buf.getInt(i * ENTRY_SIZE);
+            int pos = buf.getInt(i * ENTRY_SIZE + 4);
+            String entry = "entry " + i + " (relative offset " + rel + ", position " + pos + ")";
+            if (rel < 0 || pos < 0) {
+                return entry + " is negative";
             }
-            if (pos >= logSizeInBytes) {
-                return "entry " + i + " points at position " + pos + " beyond the log size " + logSizeInBytes;
+            if (i > 0 && (rel <= prevOffset || pos < prevPosition + BatchFraming.HEADER_SIZE)) {
+                return entry + " does not follow entry " + (i - 1) + " (relative offset " + prevOffset + ", position "
+                        + prevPosition + "): entries must increase by at least one offset and one batch header";
+            }
+            if ((long) pos + BatchFraming.HEADER_SIZE > logSizeInBytes) {
+                return entry + " points beyond the last batch header of the log (" + logSizeInBytes + " bytes)";
+            }
+            if (baseOffset + rel >= nextOffset) {
+                return entry + " names offset " + (baseOffset + rel) + ", at or past the segment's end offset "
+                        + nextOffset;
             }
             prevOffset = rel;
             prevPosition = pos;

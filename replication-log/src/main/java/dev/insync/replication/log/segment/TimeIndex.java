@@ -1,5 +1,7 @@
 package dev.insync.replication.log.segment;
 
+import dev.insync.replication.log.FileSync;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -25,9 +27,14 @@ public final class TimeIndex extends MappedIndex {
     /** The entry being appended (the writer's only: appends are serialized by the log's lock). */
     private final ByteBuffer scratch = ByteBuffer.allocate(ENTRY_SIZE);
 
-    /** Opens or creates the index at {@code file}; a new one is preallocated to {@code maxIndexSize}. */
+    /** A durable index ({@link FileSync#durable()}), see {@link #TimeIndex(Path, long, int, FileSync)}. */
     public TimeIndex(Path file, long baseOffset, int maxIndexSize) throws IOException {
-        super(file, baseOffset, maxIndexSize, ENTRY_SIZE);
+        this(file, baseOffset, maxIndexSize, FileSync.durable());
+    }
+
+    /** Opens or creates the index at {@code file}; a new one is preallocated to {@code maxIndexSize}. */
+    public TimeIndex(Path file, long baseOffset, int maxIndexSize, FileSync fileSync) throws IOException {
+        super(file, baseOffset, maxIndexSize, ENTRY_SIZE, fileSync);
     }
 
     /** One slot stays reserved for the entry written at roll. */
@@ -41,7 +48,7 @@ public final class TimeIndex extends MappedIndex {
      *
      * @param skipFullCheck true only for the final entry written when the segment rolls
      */
-    public void maybeAppend(long timestamp, long offset, boolean skipFullCheck) {
+    public void maybeAppend(long timestamp, long offset, boolean skipFullCheck) throws IOException {
         int n = entries();
         if (!skipFullCheck && isFull()) {
             throw new IllegalStateException("Time index " + file() + " is full at " + n + " entries");
@@ -98,16 +105,30 @@ public final class TimeIndex extends MappedIndex {
         return buffer().getLong(slot * ENTRY_SIZE);
     }
 
+    /**
+     * LOG-7: timestamps not negative and strictly increasing, offsets never going back and inside
+     * the segment ({@code [baseOffset, nextOffset)}). Reads only the index; the last entry is checked
+     * against its batch when the segment is opened ({@link LogSegment}).
+     */
     @Override
-    public String sanityCheck(long logSizeInBytes) {
+    public String sanityCheck(int logSizeInBytes, long nextOffset) {
+        MappedByteBuffer buf = buffer();
         long prevTimestamp = NO_TIMESTAMP;
         long prevOffset = 0;
         for (int i = 0; i < entries(); i++) {
-            long ts = buffer().getLong(i * ENTRY_SIZE);
-            int rel = buffer().getInt(i * ENTRY_SIZE + 8);
-            if (ts <= prevTimestamp || rel < prevOffset) {
-                return "entry " + i + " (timestamp " + ts + ", relative offset " + rel
-                        + ") does not follow the previous one";
+            long ts = buf.getLong(i * ENTRY_SIZE);
+            int rel = buf.getInt(i * ENTRY_SIZE + 8);
+            String entry = "entry " + i + " (timestamp " + ts + ", relative offset " + rel + ")";
+            if (ts < 0 || rel < 0) {
+                return entry + " is negative";
+            }
+            if (i > 0 && (ts <= prevTimestamp || rel < prevOffset)) {
+                return entry + " does not follow entry " + (i - 1) + " (timestamp " + prevTimestamp
+                        + ", relative offset " + prevOffset + "): timestamps must increase and offsets not go back";
+            }
+            if (baseOffset + rel >= nextOffset) {
+                return entry + " names offset " + (baseOffset + rel) + ", at or past the segment's end offset "
+                        + nextOffset;
             }
             prevTimestamp = ts;
             prevOffset = rel;

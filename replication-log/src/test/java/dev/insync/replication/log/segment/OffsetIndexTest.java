@@ -70,11 +70,12 @@ class OffsetIndexTest {
         Files.write(file, ByteBuffer.allocate(16).putInt(5).putInt(100).putInt(3).putInt(200).array());
         OffsetIndex index = new OffsetIndex(file, 0, 1024);
         assertThat(index.entries()).isEqualTo(2);
-        assertThat(index.sanityCheck(1000)).contains("entry 1");
+        assertThat(index.sanityCheck(1000, 100)).contains("entry 1");
         Files.write(file, ByteBuffer.allocate(16).putInt(5).putInt(100).putInt(8).putInt(2000).array());
         OffsetIndex second = new OffsetIndex(file, 0, 1024);
-        assertThat(second.sanityCheck(1000)).contains("beyond the log size 1000");
-        assertThat(second.sanityCheck(3000)).isNull();
+        assertThat(second.sanityCheck(1000, 100)).contains("beyond the last batch header of the log (1000 bytes)");
+        assertThat(second.sanityCheck(3000, 100)).isNull();
+        assertThat(second.sanityCheck(3000, 8)).contains("names offset 8, at or past the segment's end offset 8");
     }
 
     @Test

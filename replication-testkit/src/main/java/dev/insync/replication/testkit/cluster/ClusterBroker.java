@@ -10,6 +10,7 @@ import dev.insync.replication.core.server.LogDirFailureListener;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogDirectory;
 import dev.insync.replication.log.TopicPartition;
@@ -54,6 +55,8 @@ final class ClusterBroker {
     private final NodeRuntime runtime;
     private final InMemoryNetwork network;
     private final Set<Mutation> mutations;
+    /** This broker's log directory's durability (and fault hook); per broker, never JVM-wide. */
+    private final FileSync fileSync;
 
     private volatile Status status = Status.DOWN;
     private int incarnation;
@@ -64,7 +67,8 @@ final class ClusterBroker {
     private InMemoryReplicationMetrics metrics;
 
     ClusterBroker(int id, List<Path> logDirs, ReplicationConfig config, NodeRuntime runtime, InMemoryNetwork network,
-                  Set<Mutation> mutations) {
+                  Set<Mutation> mutations, FileSync fileSync) {
+        this.fileSync = fileSync;
         this.mutations = mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
         this.id = id;
         this.node = NodeId.broker(id);
@@ -144,7 +148,7 @@ final class ClusterBroker {
         List<LogDirectory> opened = new ArrayList<>();
         try {
             for (Path dir : logDirs) {
-                opened.add(LogDirectory.open(dir, config.logConfig(), scheduler.time()::milliseconds));
+                opened.add(LogDirectory.open(dir, config.logConfig(), scheduler.time()::milliseconds, fileSync));
             }
         } catch (RuntimeException e) {
             opened.forEach(LogDirectory::close);

@@ -73,9 +73,6 @@ public final class InMemoryCluster implements AutoCloseable {
 
     private InMemoryCluster(Builder b) {
         this.config = ReplicationConfig.fromProperties(b.properties);
-        if (!b.fsync) {
-            FileSync.disableForSimulation();
-        }
         if (b.realTime) {
             this.loop = null;
             this.runtime = new RealTimeNodeRuntime(b.seed);
@@ -106,7 +103,8 @@ public final class InMemoryCluster implements AutoCloseable {
             for (int k = 1; k < b.logDirsPerBroker; k++) {
                 logDirs.add(dataDir.resolve("broker-" + id + "-logdir-" + k));
             }
-            ClusterBroker broker = new ClusterBroker(id, logDirs, config, runtime, network, b.mutations);
+            ClusterBroker broker = new ClusterBroker(id, logDirs, config, runtime, network, b.mutations,
+                    FileSync.of(b.fsync));
             brokers.put(id, broker);
             broker.start();
         }
@@ -490,8 +488,8 @@ public final class InMemoryCluster implements AutoCloseable {
         /**
          * Whether the logs really fsync (default false). The simulator models machine crashes itself
          * ({@link InMemoryCluster#powerLoss} cuts logs back to their recovery point), so waiting for
-         * the disk only slows it down. Turning it off is JVM-wide ({@link FileSync}): do not run a
-         * production broker in the same JVM as such a cluster.
+         * the disk only slows it down. It is a setting of each broker's log directory
+         * ({@link FileSync}), so other logs in the same JVM are not affected.
          */
         public Builder fsync(boolean enabled) {
             this.fsync = enabled;
