@@ -13,7 +13,7 @@ import java.util.ServiceLoader;
 import java.util.function.Consumer;
 
 /**
- * Runs the end-to-end measurements of issue 5 and collects them into {@link Measurements}: the
+ * Runs the end-to-end measurements (docs/performance.md) and collects them into {@link Measurements}: the
  * replicated throughput and latency of Insync, the baselines underneath them, optional peers, the
  * scale and the simulation speed. Every section runs {@link BenchOptions#repeats()} times,
  * interleaved (repeat 1 of everything, then repeat 2, ...), so that ratios are taken within one

@@ -11,8 +11,8 @@ import java.util.zip.CRC32C;
  * indexes, stamp offsets and check CRCs while scanning a segment, so scanning allocates nothing per
  * batch (the record layer's {@link RecordBatch} is the full view, one object per batch).
  *
- * <p>Layout: baseOffset int64 @0, batchLength int32 @8, partitionLeaderEpoch int32 @12, magic int8
- * @16, crc uint32 @17, attributes int16 @21, lastOffsetDelta int32 @23, baseTimestamp int64 @27,
+ * <p>Layout: baseOffset int64 @0, batchLength int32 @8, partitionLeaderEpoch int32 @12,
+ * magic int8 @16, crc uint32 @17, attributes int16 @21, lastOffsetDelta int32 @23, baseTimestamp int64 @27,
  * maxTimestamp int64 @35, producerId int64 @43, producerEpoch int16 @51, baseSequence int32 @53,
  * recordCount int32 @57, records from @61.
  */

@@ -1,11 +1,14 @@
-package dev.insync.replication.testkit.cluster;
+package dev.insync.replication.testkit.example;
 
 import dev.insync.replication.log.Errors;
+import dev.insync.replication.testkit.cluster.InMemoryCluster;
+import dev.insync.replication.testkit.cluster.ProduceOutcome;
+import dev.insync.replication.testkit.cluster.TestProducer;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The example in the README, kept compiling and passing (ISR-1, PRO-3). */
+/** acks=all waits for the ISR to shrink, not for a paused follower (ISR-1, PRO-3). */
 class ReadmeExampleTest {
 
     @Test
