@@ -33,4 +33,16 @@ class PartitionRegistrationTest {
         assertThat(shrunk).isEqualTo(new PartitionRegistration(TP, List.of(1, 2, 3), List.of(1, 2), List.of(),
                 List.of(7), 2, 4, 7, false));
     }
+
+    @Test
+    @DisplayName("LDR-2 a metadata delta built piece by piece equals the one built from its lists")
+    void metadataDeltaBuilder() {
+        PartitionRegistration p = PartitionRegistration.builder(TP).replicas(1, 2).isr(1, 2).leader(1).build();
+        BrokerRegistration b = new BrokerRegistration(2, 5L, false, false);
+        TopicPartition gone = new TopicPartition("old", 0);
+        assertThat(MetadataDelta.builder(7).broker(b).partition(p).deletedPartition(gone).minInsyncReplicas("rep", 2)
+                .build()).isEqualTo(new MetadataDelta(7, List.of(b), List.of(p), List.of(gone), java.util.Map.of("rep", 2)));
+        assertThat(MetadataDelta.builder(8).build()).isEqualTo(new MetadataDelta(8, List.of(), List.of(), List.of(),
+                java.util.Map.of()));
+    }
 }
