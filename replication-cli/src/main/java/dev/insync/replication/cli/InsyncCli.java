@@ -29,7 +29,6 @@ import java.util.Properties;
         subcommands = {
                 ScenarioCommand.class,
                 SimulateCommand.class,
-                BenchCommand.class,
                 DumpLogCommand.class,
         })
 public final class InsyncCli implements Runnable {

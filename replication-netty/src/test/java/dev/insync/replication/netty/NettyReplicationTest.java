@@ -3,6 +3,7 @@ package dev.insync.replication.netty;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
@@ -95,8 +96,8 @@ class NettyReplicationTest {
             client = new NetworkClient("broker-" + id + "-client", network, Optional.empty(), scheduler, 1, new Random(id));
             transport = new NettyReplicaTransport(id, config.numReplicaFetchers(),
                     brokerId -> Optional.ofNullable(addresses.get(brokerId)), client);
-            rm = new ReplicaManager(id, config, dir, scheduler, transport, controller, () -> 1L,
-                    new InMemoryReplicationMetrics());
+            rm = ReplicaManager.builder(id).config(config).logDirectory(dir).scheduler(scheduler).transport(transport)
+                    .controller(controller).brokerEpoch(() -> 1L).metrics(new InMemoryReplicationMetrics()).build();
             startServer();
         }
 
@@ -213,6 +214,7 @@ class NettyReplicationTest {
         ProduceResult r = send(producer, produce(-1, "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"));
         assertThat(r.error()).isEqualTo(Errors.NONE);
         assertThat(r.baseOffset()).isZero();
+        assertThat(r.leaderEpoch()).isZero();
         assertThat(hw(1)).isEqualTo(10);
         await("followers at LEO 10 and HW 10", () -> leo(2) == 10 && leo(3) == 10 && hw(2) == 10 && hw(3) == 10);
         assertThat(segment(2)).isEqualTo(segment(1));
@@ -253,7 +255,7 @@ class NettyReplicationTest {
         int oldPort = addresses.get(1).getPort();
         leader.server.close();
         // Written on the leader while no follower can reach it (acks=1 completes on the local append).
-        assertThat(leader.rm.produce(produce(1, "b2", "b3", "b4").partitions(), 1, 10_000).get(WAIT_MS,
+        assertThat(leader.rm.produce(produce(1, "b2", "b3", "b4").partitions(), Acks.LEADER, 10_000).get(WAIT_MS,
                 TimeUnit.MILLISECONDS).get(REP0).baseOffset()).isEqualTo(2);
         assertThat(leo(2)).isEqualTo(2);
         assertThat(leo(3)).isEqualTo(2);
@@ -275,7 +277,7 @@ class NettyReplicationTest {
         old.server.close();
         addresses.remove(1);
         // lost-*: acknowledged with acks=1 on broker 1 only.
-        assertThat(old.rm.produce(produce(1, "lost-1", "lost-2", "lost-3").partitions(), 1, 10_000)
+        assertThat(old.rm.produce(produce(1, "lost-1", "lost-2", "lost-3").partitions(), Acks.LEADER, 10_000)
                 .get(WAIT_MS, TimeUnit.MILLISECONDS).get(REP0).error()).isEqualTo(Errors.NONE);
         assertThat(leo(1)).isEqualTo(5);
         // The controller elects broker 2 in epoch 1 (ISR 2,3); broker 1 becomes its follower.
@@ -284,6 +286,7 @@ class NettyReplicationTest {
         ProduceResult fresh = send(clientTo(2), produce(-1, "new-1", "new-2", "new-3"));
         assertThat(fresh.error()).isEqualTo(Errors.NONE);
         assertThat(fresh.baseOffset()).isEqualTo(2);
+        assertThat(fresh.leaderEpoch()).as("LOG-4: the epoch the new leader stamped, over the wire").isEqualTo(1);
         await("broker 1 truncated its tail and caught up with broker 2", () -> leo(1) == 5 && hw(1) == 5
                 && java.util.Arrays.equals(segmentUnchecked(1), segmentUnchecked(2)));
         await("broker 1 back in the ISR", () -> controller.partition(REP0).isr().containsAll(List.of(1, 2, 3)));

@@ -1,5 +1,6 @@
 package dev.insync.replication.netty;
 
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
@@ -22,7 +23,7 @@ import java.util.concurrent.CompletionStage;
 public final class RecordingReplicaService implements ReplicaService {
 
     /** One produce call. */
-    public record ProduceCall(Map<TopicPartition, MemoryRecords> entries, int acks, long timeoutMs,
+    public record ProduceCall(Map<TopicPartition, MemoryRecords> entries, Acks acks, long timeoutMs,
                               CompletableFuture<Map<TopicPartition, ProduceResult>> answer) {
     }
 
@@ -51,12 +52,12 @@ public final class RecordingReplicaService implements ReplicaService {
 
     @Override
     public CompletionStage<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
-                                                                       int requiredAcks, long timeoutMs) {
-        ProduceCall call = new ProduceCall(new LinkedHashMap<>(entries), requiredAcks, timeoutMs, new CompletableFuture<>());
+                                                                       Acks acks, long timeoutMs) {
+        ProduceCall call = new ProduceCall(new LinkedHashMap<>(entries), acks, timeoutMs, new CompletableFuture<>());
         record(call);
         if (answerAtOnce) {
             Map<TopicPartition, ProduceResult> r = new LinkedHashMap<>();
-            entries.keySet().forEach(tp -> r.put(tp, new ProduceResult(Errors.NONE, 0L, -1L)));
+            entries.keySet().forEach(tp -> r.put(tp, new ProduceResult(Errors.NONE, 0L, -1L, 0)));
             call.answer().complete(r);
         }
         return call.answer();

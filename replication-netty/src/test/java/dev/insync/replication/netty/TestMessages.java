@@ -117,7 +117,7 @@ public final class TestMessages {
     public static ProduceResponse produceResponse(Random r) {
         Map<TopicPartition, ProduceResult> m = new LinkedHashMap<>();
         for (TopicPartition tp : partitions(r, 4)) {
-            m.put(tp, new ProduceResult(ERRORS[r.nextInt(ERRORS.length)], r.nextLong(), r.nextLong()));
+            m.put(tp, new ProduceResult(ERRORS[r.nextInt(ERRORS.length)], r.nextLong(), r.nextLong(), r.nextInt()));
         }
         return new ProduceResponse(m);
     }

@@ -1,8 +1,9 @@
 package dev.insync.replication.bench.harness;
 
+import picocli.CommandLine;
+
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -10,25 +11,20 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * Runs a bench and writes its report: the entry point shared by {@code insync bench} and
- * {@code java -cp ... dev.insync.replication.bench.harness.BenchMain <outDir> [repeats] [sections]}
- * (the latter is how the {@code -Ppeers} build, which adds Apache Ratis, is run).
+ * Runs a bench and writes its report. {@link #main} is the bench's command line ({@link BenchCommand}):
+ * the {@code Main-Class} of {@code replication-bench/target/benchmarks.jar}, and what the
+ * {@code -Ppeers} build, which adds Apache Ratis, runs from its class path. The bench is its own
+ * program: nothing depends on this module (the CLI included), so the library's jars never carry the
+ * bench's charting and histogram libraries.
  */
 public final class BenchMain {
 
     private BenchMain() {
     }
 
-    /** Runs with the defaults, optionally fewer repeats or other sections (comma separated). */
-    public static void main(String[] args) throws Exception {
-        Path out = Path.of(args.length > 0 ? args[0] : "bench-results");
-        BenchOptions defaults = BenchOptions.defaults(out);
-        int repeats = args.length > 1 ? Integer.parseInt(args[1]) : defaults.repeats();
-        java.util.Set<String> sections = args.length > 2 ? java.util.Set.of(args[2].split(",")) : defaults.sections();
-        BenchOptions options = new BenchOptions(out, repeats, defaults.warmupMs(), defaults.measureMs(),
-                defaults.latencySends(), defaults.window(), defaults.batchBytes(), defaults.valueBytes(),
-                defaults.scalePartitions(), defaults.idleMs(), sections);
-        System.out.println(run(options, ProgressLine.toStderr()));
+    /** Runs {@link BenchCommand} with {@code args} and exits with its exit code (2 for a usage error). */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new BenchCommand()).execute(args));
     }
 
     /** Runs the bench, writes results.txt, results.json and the charts, and returns the text report. */

@@ -1,5 +1,6 @@
 package dev.insync.replication.core.broker;
 
+import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.ControllerChannel;
 import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
 import dev.insync.replication.core.metadata.HeartbeatRequest;
@@ -80,47 +81,104 @@ public final class BrokerLifecycleManager implements AutoCloseable {
     private boolean heartbeatAgain;
     private Scheduler.Cancellable timer;
 
-    /**
-     * @param brokerId            this broker
-     * @param previousBrokerEpoch epoch from the clean-shutdown marker, or -1 (LDR-5)
-     * @param channel             the way to the controller
-     * @param executor            serial executor all work runs on
-     * @param scheduler           timers for heartbeats and retries
-     * @param heartbeatIntervalMs {@code broker.heartbeat.interval.ms}, at least 1
-     * @param retryBackoffMs      delay before retrying a failed registration, at least 0
-     * @param metadataOffset      the offset of the metadata this broker has applied, sent in heartbeats
-     */
-    public BrokerLifecycleManager(int brokerId, long previousBrokerEpoch, ControllerChannel channel, Executor executor,
-                                  Scheduler scheduler, long heartbeatIntervalMs, long retryBackoffMs,
-                                  LongSupplier metadataOffset) {
-        this(brokerId, previousBrokerEpoch, channel, executor, scheduler, heartbeatIntervalMs, retryBackoffMs,
-                metadataOffset, List::of);
+    private BrokerLifecycleManager(Builder b) {
+        this.brokerId = b.brokerId;
+        this.initialPreviousBrokerEpoch = b.previousBrokerEpoch;
+        this.channel = b.channel;
+        this.scheduler = b.scheduler;
+        this.executor = b.executor != null ? b.executor
+                : b.scheduler.newSerialExecutor("BrokerLifecycleManager-" + b.brokerId);
+        this.heartbeatIntervalMs = b.heartbeatIntervalMs;
+        this.retryBackoffMs = b.registrationRetryBackoffMs;
+        this.metadataOffset = b.metadataOffset;
+        this.offlineReplicas = b.offlineReplicas;
     }
 
     /**
-     * As the constructor above, with the replicas whose log directory is offline, read for every
-     * heartbeat (e.g. {@code ReplicaManager::offlineReplicas}).
+     * A builder of broker {@code brokerId}'s lifecycle manager, which reaches the controller through
+     * {@code channel} and sets its timers on {@code scheduler}.
      */
-    public BrokerLifecycleManager(int brokerId, long previousBrokerEpoch, ControllerChannel channel, Executor executor,
-                                  Scheduler scheduler, long heartbeatIntervalMs, long retryBackoffMs,
-                                  LongSupplier metadataOffset, Supplier<List<TopicPartition>> offlineReplicas) {
-        if (heartbeatIntervalMs < 1) {
-            throw new IllegalArgumentException("Heartbeat interval of broker " + brokerId + " must be at least 1 ms, got "
-                    + heartbeatIntervalMs);
+    public static Builder builder(int brokerId, ControllerChannel channel, Scheduler scheduler) {
+        return new Builder(brokerId, channel, scheduler);
+    }
+
+    /**
+     * Builds a {@link BrokerLifecycleManager}. Defaults: previous broker epoch {@link #NO_EPOCH} (an unclean
+     * stop), a serial executor {@code BrokerLifecycleManager-<brokerId>} from the scheduler, Kafka's
+     * {@code broker.heartbeat.interval.ms} default and Insync's registration retry backoff
+     * ({@link ReplicationConfig#defaults()}), metadata offset -1, no offline replicas.
+     */
+    public static final class Builder {
+        private final int brokerId;
+        private final ControllerChannel channel;
+        private final Scheduler scheduler;
+        private long previousBrokerEpoch = NO_EPOCH;
+        private Executor executor;
+        private long heartbeatIntervalMs = ReplicationConfig.defaults().brokerHeartbeatIntervalMs();
+        private long registrationRetryBackoffMs = ReplicationConfig.DEFAULT_BROKER_REGISTRATION_RETRY_BACKOFF_MS;
+        private LongSupplier metadataOffset = () -> -1L;
+        private Supplier<List<TopicPartition>> offlineReplicas = List::of;
+
+        private Builder(int brokerId, ControllerChannel channel, Scheduler scheduler) {
+            this.brokerId = brokerId;
+            this.channel = Objects.requireNonNull(channel, "channel");
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         }
-        if (retryBackoffMs < 0) {
-            throw new IllegalArgumentException("Negative registration retry backoff " + retryBackoffMs + " ms for broker "
-                    + brokerId);
+
+        /** LDR-5: the epoch from the clean-shutdown marker, or {@link #NO_EPOCH} after an unclean stop. */
+        public Builder previousBrokerEpoch(long epoch) {
+            this.previousBrokerEpoch = epoch;
+            return this;
         }
-        this.brokerId = brokerId;
-        this.initialPreviousBrokerEpoch = previousBrokerEpoch;
-        this.channel = Objects.requireNonNull(channel, "channel");
-        this.executor = Objects.requireNonNull(executor, "executor");
-        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-        this.heartbeatIntervalMs = heartbeatIntervalMs;
-        this.retryBackoffMs = retryBackoffMs;
-        this.metadataOffset = Objects.requireNonNull(metadataOffset, "metadataOffset");
-        this.offlineReplicas = Objects.requireNonNull(offlineReplicas, "offlineReplicas");
+
+        /** The serial executor all its work runs on. */
+        public Builder executor(Executor serialExecutor) {
+            this.executor = Objects.requireNonNull(serialExecutor, "executor");
+            return this;
+        }
+
+        /** {@code broker.heartbeat.interval.ms}, at least 1 ({@link ReplicationConfig#brokerHeartbeatIntervalMs()}). */
+        public Builder heartbeatIntervalMs(long ms) {
+            if (ms < 1) {
+                throw new IllegalArgumentException("Heartbeat interval of broker " + brokerId
+                        + " must be at least 1 ms, got " + ms);
+            }
+            this.heartbeatIntervalMs = ms;
+            return this;
+        }
+
+        /**
+         * Delay before retrying a failed registration, at least 0
+         * ({@link ReplicationConfig#brokerRegistrationRetryBackoffMs()}).
+         */
+        public Builder registrationRetryBackoffMs(long ms) {
+            if (ms < 0) {
+                throw new IllegalArgumentException("Negative registration retry backoff " + ms + " ms for broker "
+                        + brokerId);
+            }
+            this.registrationRetryBackoffMs = ms;
+            return this;
+        }
+
+        /** The offset of the metadata this broker has applied, read for every heartbeat. */
+        public Builder metadataOffset(LongSupplier offset) {
+            this.metadataOffset = Objects.requireNonNull(offset, "metadataOffset");
+            return this;
+        }
+
+        /**
+         * §9: the replicas whose log directory is offline, read for every heartbeat (e.g.
+         * {@code ReplicaManager::offlineReplicas}).
+         */
+        public Builder offlineReplicas(Supplier<List<TopicPartition>> replicas) {
+            this.offlineReplicas = Objects.requireNonNull(replicas, "offlineReplicas");
+            return this;
+        }
+
+        /** The manager, not started ({@link BrokerLifecycleManager#start()}). */
+        public BrokerLifecycleManager build() {
+            return new BrokerLifecycleManager(this);
+        }
     }
 
     /**

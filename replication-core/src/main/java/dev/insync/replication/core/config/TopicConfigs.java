@@ -33,14 +33,23 @@ public final class TopicConfigs {
     }
 
     /**
-     * HW-2 / PRO-2: the effective min ISR, {@code min(min.insync.replicas, replicaCount)}, so a
-     * topic with fewer replicas than its setting is not blocked for ever.
+     * HW-2 / PRO-2 / PRO-3: the effective min ISR, {@code min(min.insync.replicas, replicaCount)}, so
+     * that a topic with fewer replicas than its setting is not blocked for ever. The one formula for
+     * it: the broker's partitions and the controllers (ELR, ISR-7) all call this.
+     *
+     * @param minInsyncReplicas the topic's {@code min.insync.replicas}, at least 1
+     * @param replicaCount      the number of assigned replicas, at least 0
+     * @throws IllegalArgumentException for values outside those bounds
      */
-    public int effectiveMinIsr(String topic, int replicaCount) {
-        if (replicaCount < 0) {
-            throw new IllegalArgumentException("Negative replica count " + replicaCount + " for topic " + topic);
+    public static int effectiveMinIsr(int minInsyncReplicas, int replicaCount) {
+        if (minInsyncReplicas < 1) {
+            throw new IllegalArgumentException("Invalid " + ReplicationConfig.MIN_INSYNC_REPLICAS + " "
+                    + minInsyncReplicas + ": must be at least 1");
         }
-        return Math.min(minInsyncReplicas(topic), replicaCount);
+        if (replicaCount < 0) {
+            throw new IllegalArgumentException("Negative replica count " + replicaCount);
+        }
+        return Math.min(minInsyncReplicas, replicaCount);
     }
 
     /**

@@ -447,8 +447,9 @@ public final class ReplicaFetcher {
         if (!changed && lastRequest.partitions().size() == count) {
             return lastRequest;
         }
-        lastRequest = FetchRequest.of(config.replicaId(), brokerEpoch.getAsLong(), config.fetchWaitMaxMs(),
-                config.fetchMinBytes(), config.fetchResponseMaxBytes(), requestPartitions, requestData, count);
+        lastRequest = FetchRequest.follower(config.replicaId(), brokerEpoch.getAsLong())
+                .maxWaitMs(config.fetchWaitMaxMs()).minBytes(config.fetchMinBytes())
+                .maxBytes(config.fetchResponseMaxBytes()).partitions(requestPartitions, requestData, count).build();
         lastRequestEntries = Arrays.copyOf(requestEntries, count);
         partitionsRemoved = false;
         return lastRequest;

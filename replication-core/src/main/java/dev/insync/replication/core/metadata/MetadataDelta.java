@@ -2,11 +2,20 @@ package dev.insync.replication.core.metadata;
 
 import dev.insync.replication.log.TopicPartition;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * A batch of metadata changes published by the controller, applied by each broker in offset order.
+ * A batch of metadata changes published by the controller, applied by each broker in offset order
+ * ({@code ReplicaManager.applyMetadataDelta}). Build one with {@link #builder(long)}:
+ *
+ * <pre>{@code
+ * MetadataDelta delta = MetadataDelta.builder(offset).broker(registration).partition(partition)
+ *         .minInsyncReplicas("orders", 2).build();
+ * }</pre>
  *
  * @param offset                  position in the controller's metadata log, strictly increasing
  * @param brokers                 changed broker registrations
@@ -23,5 +32,52 @@ public record MetadataDelta(long offset, List<BrokerRegistration> brokers, List<
         partitions = List.copyOf(partitions);
         deletedPartitions = List.copyOf(deletedPartitions);
         minInsyncReplicasByTopic = Map.copyOf(minInsyncReplicasByTopic);
+    }
+
+    /** A builder of the delta at {@code offset} in the controller's metadata log; it starts empty. */
+    public static Builder builder(long offset) {
+        return new Builder(offset);
+    }
+
+    /** Builds a {@link MetadataDelta}; lists keep the order of the calls. */
+    public static final class Builder {
+        private final long offset;
+        private final List<BrokerRegistration> brokers = new ArrayList<>();
+        private final List<PartitionRegistration> partitions = new ArrayList<>();
+        private final List<TopicPartition> deletedPartitions = new ArrayList<>();
+        private final Map<String, Integer> minInsyncReplicasByTopic = new LinkedHashMap<>();
+
+        private Builder(long offset) {
+            this.offset = offset;
+        }
+
+        /** A changed broker registration. */
+        public Builder broker(BrokerRegistration registration) {
+            brokers.add(Objects.requireNonNull(registration, "registration"));
+            return this;
+        }
+
+        /** A changed partition registration. */
+        public Builder partition(PartitionRegistration registration) {
+            partitions.add(Objects.requireNonNull(registration, "registration"));
+            return this;
+        }
+
+        /** A partition removed (its topic deleted, or the partition reassigned away from everyone). */
+        public Builder deletedPartition(TopicPartition tp) {
+            deletedPartitions.add(Objects.requireNonNull(tp, "tp"));
+            return this;
+        }
+
+        /** A topic's changed {@code min.insync.replicas}. */
+        public Builder minInsyncReplicas(String topic, int value) {
+            minInsyncReplicasByTopic.put(Objects.requireNonNull(topic, "topic"), value);
+            return this;
+        }
+
+        /** The delta. */
+        public MetadataDelta build() {
+            return new MetadataDelta(offset, brokers, partitions, deletedPartitions, minInsyncReplicasByTopic);
+        }
     }
 }

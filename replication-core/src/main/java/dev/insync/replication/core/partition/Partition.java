@@ -1,5 +1,6 @@
 package dev.insync.replication.core.partition;
 
+import dev.insync.replication.core.config.TopicConfigs;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.PartitionRegistration;
@@ -7,6 +8,7 @@ import dev.insync.replication.core.partition.IsrState.CommittedIsr;
 import dev.insync.replication.core.partition.IsrState.PendingExpandIsr;
 import dev.insync.replication.core.partition.IsrState.PendingRecovery;
 import dev.insync.replication.core.partition.IsrState.PendingShrinkIsr;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.replica.Replica;
 import dev.insync.replication.core.replica.ReplicaState;
 import dev.insync.replication.core.rpc.FetchRequest;
@@ -46,8 +48,8 @@ import java.util.stream.Collectors;
  * upward). Side effects that may call back into other components (AlterPartition submission, the
  * {@link PartitionListener}) happen after the lock is released.
  *
- * <p>Who wakes the purgatories: methods a caller invokes synchronously ({@link #appendRecordsToLeader},
- * {@link #fetchRecords}) return whether the HW rose and leave the wake-up to the caller; changes that arrive
+ * <p>Who wakes the purgatories: methods a caller invokes synchronously ({@link #appendAsLeader},
+ * {@link #fetch}) return whether the HW rose and leave the wake-up to the caller; changes that arrive
  * on their own ({@link #makeLeader}, an AlterPartition answer) call
  * {@link PartitionListener#onHighWatermarkIncreased} themselves.
  */
@@ -236,23 +238,22 @@ public final class Partition {
     }
 
     // ---------------------------------------------------------------------------------------------------------
-    // Produce (PRO-1..PRO-3)
+    // Produce (PRO-2, PRO-3; PRO-1 is Acks.forCode)
     // ---------------------------------------------------------------------------------------------------------
 
     /**
-     * PRO-1/PRO-2: appends as leader. Refuses with INVALID_REQUIRED_ACKS for acks other than -1, 0, 1; with
-     * NOT_LEADER_OR_FOLLOWER if this broker is not the leader; with NOT_ENOUGH_REPLICAS (nothing written) for
-     * acks=-1 when the ISR is below the effective min ISR. Then appends with the leader epoch and re-evaluates the
-     * HW (HW-4: a single-replica ISR commits at once).
+     * PRO-2: appends as leader (Kafka's {@code appendRecordsToLeader}). Refuses with NOT_LEADER_OR_FOLLOWER if
+     * this broker is not the leader; with NOT_ENOUGH_REPLICAS (nothing written) for {@link Acks#ALL} when the ISR
+     * is below the effective min ISR. Then appends with the leader epoch (LOG-4) and re-evaluates the HW (HW-4: a
+     * single-replica ISR commits at once). The caller waits for the acks and wakes the purgatories if the HW rose
+     * (PRO-4): {@code ReplicaManager.produce} does both.
      *
+     * @return what was appended, the leader epoch stamped into it, and whether the HW rose
      * @throws ApiException with the errors above, or the log's validation errors (LOG-5)
      */
-    public LeaderAppendResult appendRecordsToLeader(MemoryRecords records, int requiredAcks) {
+    public LeaderAppendResult appendAsLeader(MemoryRecords records, Acks acks) {
         Objects.requireNonNull(records, "records");
-        if (requiredAcks != -1 && requiredAcks != 0 && requiredAcks != 1) {
-            throw Errors.INVALID_REQUIRED_ACKS.exception("Invalid required acks " + requiredAcks + " for partition "
-                    + topicPartition);
-        }
+        Objects.requireNonNull(acks, "acks");
         leaderIsrUpdateLock.readLock().lock();
         try {
             if (!isLeader()) {
@@ -265,14 +266,16 @@ public final class Partition {
             }
             List<Integer> isr = isrState.isr();
             int minIsr = effectiveMinIsr();
-            if (requiredAcks == -1 && isr.size() < minIsr) {
+            if (acks == Acks.ALL && isr.size() < minIsr) {
                 throw Errors.NOT_ENOUGH_REPLICAS.exception("The size of the current ISR : " + isr.size()
                         + " is insufficient to satisfy the min.isr requirement of " + minIsr + " for partition "
                         + topicPartition + ", live replica(s) broker.id are : " + isr);
             }
-            LogAppendInfo info = log.appendAsLeader(records, leaderEpoch);
+            // LOG-4: leaderEpoch changes only under the write lock, so the epoch stamped here is the one reported.
+            int epoch = leaderEpoch;
+            LogAppendInfo info = log.appendAsLeader(records, epoch);
             boolean hwIncreased = maybeIncrementLeaderHWLocked(settings.time().milliseconds());
-            return new LeaderAppendResult(info, hwIncreased);
+            return new LeaderAppendResult(info, epoch, hwIncreased);
         } finally {
             leaderIsrUpdateLock.readLock().unlock();
         }
@@ -336,7 +339,8 @@ public final class Partition {
     // ---------------------------------------------------------------------------------------------------------
 
     /**
-     * Reads one partition of a fetch on the leader.
+     * Reads one partition of a fetch on the leader (Kafka's {@code fetchRecords}); {@code ReplicaManager.fetch}
+     * calls it for every partition of a request and parks the request when nothing is to be sent yet (FET-5).
      * <ol>
      *   <li>FET-2 fencing in the SPEC's order, with no state change;</li>
      *   <li>FET-3: OFFSET_OUT_OF_RANGE for a fetch offset below the log start, whatever its lastFetchedEpoch;
@@ -356,8 +360,8 @@ public final class Partition {
      * @param updateFetchState  whether this is the first read of the fetch
      * @return the FET-6 answer and whether the HW rose (the caller then wakes the purgatories, PRO-4)
      */
-    public PartitionFetchResult fetchRecords(FetchRequest request, FetchRequest.PartitionData data, int maxBytes,
-                                             long fetchTimeMs, boolean updateFetchState) {
+    public PartitionFetchResult fetch(FetchRequest request, FetchRequest.PartitionData data, int maxBytes,
+                                      long fetchTimeMs, boolean updateFetchState) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(data, "data");
         boolean fromFollower = request.isFromFollower();
@@ -1037,9 +1041,9 @@ public final class Partition {
         this.minInsyncReplicas = minInsyncReplicas;
     }
 
-    /** HW-2: {@code min(min.insync.replicas, number of replicas)}. */
+    /** HW-2: {@code min(min.insync.replicas, number of replicas)} ({@link TopicConfigs#effectiveMinIsr}). */
     public int effectiveMinIsr() {
-        return Math.max(1, Math.min(minInsyncReplicas, assignment.size()));
+        return TopicConfigs.effectiveMinIsr(minInsyncReplicas, assignment.size());
     }
 
     /** Leader with an ISR smaller than the assignment ({@code UnderReplicatedPartitions}). */

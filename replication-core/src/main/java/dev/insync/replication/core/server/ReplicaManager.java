@@ -20,6 +20,7 @@ import dev.insync.replication.core.partition.PartitionFetchResult;
 import dev.insync.replication.core.partition.PartitionListener;
 import dev.insync.replication.core.partition.PartitionSettings;
 import dev.insync.replication.core.partition.ReplicaEligibility;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.DelayedProduce;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
@@ -139,39 +140,31 @@ public final class ReplicaManager {
     private volatile long lastAppliedMetadataOffset = -1L;
 
     /**
-     * A broker with one log directory and no {@link LogDirFailureListener}; see
-     * {@link #ReplicaManager(int, ReplicationConfig, List, Scheduler, ReplicaTransport, ControllerChannel,
-     * LongSupplier, ReplicationMetrics, LogDirFailureListener)}.
+     * A builder of broker {@code brokerId}'s replica manager:
+     *
+     * <pre>{@code
+     * ReplicaManager rm = ReplicaManager.builder(1).config(config).logDirectories(dirs).scheduler(scheduler)
+     *         .transport(transport).controller(controller).brokerEpoch(lifecycle::brokerEpoch).build();
+     * }</pre>
      */
-    public ReplicaManager(int brokerId, ReplicationConfig config, LogDirectory logDirectory, Scheduler scheduler,
-                          ReplicaTransport transport, ControllerChannel controller, LongSupplier brokerEpoch,
-                          ReplicationMetrics metrics) {
-        this(brokerId, config, List.of(Objects.requireNonNull(logDirectory, "logDirectory")), scheduler, transport,
-                controller, brokerEpoch, metrics, LogDirFailureListener.NONE);
+    public static Builder builder(int brokerId) {
+        return new Builder(brokerId);
     }
 
-    /**
-     * @param brokerId        this broker's id
-     * @param config          replication settings (Kafka's property names)
-     * @param logDirectories  the broker's open log directories (Kafka's {@code log.dirs}), at least one, each
-     *                        path once; their HW checkpoints restored HWs at open (HW-5)
-     * @param scheduler       the clock, timers and serial executors for every background task
-     * @param transport       how fetchers reach leaders
-     * @param controller      AlterPartition towards the controller
-     * @param brokerEpoch     this broker's current epoch (from registration), read when needed
-     * @param metrics         where gauges and ISR events go
-     * @param logDirFailureListener told when a log directory goes offline, and when none is left (§9)
-     */
-    public ReplicaManager(int brokerId, ReplicationConfig config, List<LogDirectory> logDirectories,
-                          Scheduler scheduler, ReplicaTransport transport, ControllerChannel controller,
-                          LongSupplier brokerEpoch, ReplicationMetrics metrics,
-                          LogDirFailureListener logDirFailureListener) {
+    private ReplicaManager(Builder b) {
+        int brokerId = b.brokerId;
+        ReplicationConfig config = b.config;
+        LongSupplier brokerEpoch = b.require(b.brokerEpoch, "brokerEpoch");
+        Scheduler scheduler = b.require(b.scheduler, "scheduler");
+        ReplicaTransport transport = b.require(b.transport, "transport");
+        ControllerChannel controller = b.require(b.controller, "controller");
+        List<LogDirectory> logDirectories = b.require(b.logDirectories, "logDirectories");
         if (brokerId < 0) {
             throw new IllegalArgumentException("Negative broker id " + brokerId);
         }
         this.brokerId = brokerId;
-        this.config = Objects.requireNonNull(config, "config");
-        this.logDirectories = List.copyOf(Objects.requireNonNull(logDirectories, "logDirectories"));
+        this.config = config;
+        this.logDirectories = List.copyOf(logDirectories);
         if (this.logDirectories.isEmpty()) {
             throw new IllegalArgumentException("Broker " + brokerId + " needs at least one log directory");
         }
@@ -179,13 +172,11 @@ public final class ReplicaManager {
             throw new IllegalArgumentException("Broker " + brokerId + " has a log directory twice: "
                     + this.logDirectories.stream().map(LogDirectory::path).toList());
         }
-        this.logDirFailureListener = Objects.requireNonNull(logDirFailureListener, "logDirFailureListener");
+        this.logDirFailureListener = b.logDirFailureListener;
         this.logDirectories.forEach(dir -> logCounts.put(dir, dir.logs().size()));
-        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-        this.brokerEpoch = Objects.requireNonNull(brokerEpoch, "brokerEpoch");
-        this.metrics = Objects.requireNonNull(metrics, "metrics");
-        Objects.requireNonNull(transport, "transport");
-        Objects.requireNonNull(controller, "controller");
+        this.scheduler = scheduler;
+        this.brokerEpoch = brokerEpoch;
+        this.metrics = b.metrics;
         this.logPrefix = "[ReplicaManager broker=" + brokerId + "] ";
         this.topicConfigs = new TopicConfigs(config);
         this.backgroundExecutor = scheduler.newSerialExecutor("ReplicaManager-" + brokerId);
@@ -201,6 +192,100 @@ public final class ReplicaManager {
         this.partitionSettings = new PartitionSettings(brokerId, brokerEpoch, scheduler.time(),
                 config.replicaLagTimeMaxMs(), new MetadataEligibility(), alterPartitionManager::submit,
                 new PartitionEvents());
+    }
+
+    /**
+     * Builds a {@link ReplicaManager}. Required: {@link #logDirectories}, {@link #scheduler}, {@link #transport},
+     * {@link #controller} and {@link #brokerEpoch}. Defaults: {@link ReplicationConfig#defaults()},
+     * {@link ReplicationMetrics#NOOP}, {@link LogDirFailureListener#NONE}.
+     */
+    public static final class Builder {
+        private final int brokerId;
+        private ReplicationConfig config = ReplicationConfig.defaults();
+        private List<LogDirectory> logDirectories;
+        private Scheduler scheduler;
+        private ReplicaTransport transport;
+        private ControllerChannel controller;
+        private LongSupplier brokerEpoch;
+        private ReplicationMetrics metrics = ReplicationMetrics.NOOP;
+        private LogDirFailureListener logDirFailureListener = LogDirFailureListener.NONE;
+
+        private Builder(int brokerId) {
+            this.brokerId = brokerId;
+        }
+
+        /** Replication settings (Kafka's property names). */
+        public Builder config(ReplicationConfig value) {
+            this.config = Objects.requireNonNull(value, "config");
+            return this;
+        }
+
+        /**
+         * The broker's open log directories (Kafka's {@code log.dirs}): at least one, each path once, in the
+         * order new logs are placed by (§9). Their HW checkpoints restored the HWs when they opened (HW-5).
+         */
+        public Builder logDirectories(List<LogDirectory> dirs) {
+            this.logDirectories = List.copyOf(Objects.requireNonNull(dirs, "logDirectories"));
+            return this;
+        }
+
+        /** The broker's only log directory: {@code logDirectories(List.of(dir))}. */
+        public Builder logDirectory(LogDirectory dir) {
+            return logDirectories(List.of(Objects.requireNonNull(dir, "logDirectory")));
+        }
+
+        /** The clock, timers and serial executors every background task runs on. */
+        public Builder scheduler(Scheduler value) {
+            this.scheduler = Objects.requireNonNull(value, "scheduler");
+            return this;
+        }
+
+        /** How the followers' fetchers reach leaders. */
+        public Builder transport(ReplicaTransport value) {
+            this.transport = Objects.requireNonNull(value, "transport");
+            return this;
+        }
+
+        /** AlterPartition towards the controller. */
+        public Builder controller(ControllerChannel value) {
+            this.controller = Objects.requireNonNull(value, "controller");
+            return this;
+        }
+
+        /** This broker's current epoch (from registration, e.g. {@code lifecycle::brokerEpoch}), read when needed. */
+        public Builder brokerEpoch(LongSupplier value) {
+            this.brokerEpoch = Objects.requireNonNull(value, "brokerEpoch");
+            return this;
+        }
+
+        /** Where gauges and ISR events go. */
+        public Builder metrics(ReplicationMetrics value) {
+            this.metrics = Objects.requireNonNull(value, "metrics");
+            return this;
+        }
+
+        /** Told when a log directory goes offline, and when none is left (§9). */
+        public Builder logDirFailureListener(LogDirFailureListener value) {
+            this.logDirFailureListener = Objects.requireNonNull(value, "logDirFailureListener");
+            return this;
+        }
+
+        /**
+         * The manager, not started ({@link ReplicaManager#startup()}).
+         *
+         * @throws IllegalStateException naming what is missing when a required setting was not given
+         * @throws IllegalArgumentException for a negative broker id, no log directory or one listed twice
+         */
+        public ReplicaManager build() {
+            return new ReplicaManager(this);
+        }
+
+        private <T> T require(T value, String name) {
+            if (value == null) {
+                throw new IllegalStateException("ReplicaManager of broker " + brokerId + ": " + name + " not set");
+            }
+            return value;
+        }
     }
 
     // ------------------------------------------------------------------------------------------ lifecycle
@@ -322,35 +407,32 @@ public final class ReplicaManager {
     // -------------------------------------------------------------------------------------------- produce
 
     /**
-     * PRO-1..PRO-5: appends to each partition this broker leads. acks 0 and 1 complete after the
-     * local append; acks -1 waits in the produce purgatory until the HW passes the appended records,
-     * at most {@code timeoutMs}. LOG-11 group commit: an append that made a flush due
-     * ({@code flush.messages} / {@code flush.ms}) does not force the disk on this thread; the log is
-     * handed to the broker's flusher, and an acks=1 or acks=-1 produce also waits (in the purgatory,
-     * at most {@code timeoutMs}) until the leader's recovery point passes its records, so an
-     * acknowledged record is on the leader's disk as when Kafka flushes inside the append. Every call
-     * completes exactly once; every partition of the request gets a result.
+     * PRO-2..PRO-5: appends to each partition this broker leads ({@link Partition#appendAsLeader}).
+     * {@link Acks#NONE} and {@link Acks#LEADER} complete after the local append; {@link Acks#ALL} waits
+     * in the produce purgatory until the HW passes the appended records, at most {@code timeoutMs}.
+     * LOG-11 group commit: an append that made a flush due ({@code flush.messages} / {@code flush.ms})
+     * does not force the disk on this thread; the log is handed to the broker's flusher, and a
+     * {@code LEADER} or {@code ALL} produce also waits (in the purgatory, at most {@code timeoutMs}) until
+     * the leader's recovery point passes its records, so an acknowledged record is on the leader's disk
+     * as when Kafka flushes inside the append. Every call completes exactly once; every partition of the
+     * request gets a result, carrying the leader epoch its records were appended in on success.
+     * Acks from the wire are parsed with {@link Acks#forCode} first (PRO-1).
      */
     public CompletableFuture<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
-                                                                         int requiredAcks, long timeoutMs) {
+                                                                         Acks acks, long timeoutMs) {
         Objects.requireNonNull(entries, "entries");
+        Objects.requireNonNull(acks, "acks");
         CompletableFuture<Map<TopicPartition, ProduceResult>> future = new CompletableFuture<>();
         Map<TopicPartition, ProduceResult> results = new LinkedHashMap<>();
-        if (requiredAcks != -1 && requiredAcks != 0 && requiredAcks != 1) {
-            // PRO-1
-            entries.keySet().forEach(tp -> results.put(tp, ProduceResult.failed(Errors.INVALID_REQUIRED_ACKS)));
-            future.complete(Collections.unmodifiableMap(results));
-            return future;
-        }
         Map<TopicPartition, DelayedProduce.PartitionWait> waits = new LinkedHashMap<>();
         for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
             TopicPartition tp = e.getKey();
-            ProduceResult result = appendToLeader(tp, e.getValue(), requiredAcks, waits);
+            ProduceResult result = appendToLeader(tp, e.getValue(), acks, waits);
             results.put(tp, result);
         }
         boolean anyAppended = waits.values().stream().anyMatch(w -> w.appendResult().error() == Errors.NONE);
         boolean anyAwaitsFlush = waits.values().stream().anyMatch(DelayedProduce.PartitionWait::awaitFlush);
-        if (requiredAcks == 0 || !anyAppended || shutDown || (requiredAcks == 1 && !anyAwaitsFlush)) {
+        if (acks == Acks.NONE || !anyAppended || shutDown || (acks == Acks.LEADER && !anyAwaitsFlush)) {
             future.complete(Collections.unmodifiableMap(results));
             return future;
         }
@@ -366,9 +448,9 @@ public final class ReplicaManager {
         return future;
     }
 
-    private ProduceResult appendToLeader(TopicPartition tp, MemoryRecords records, int requiredAcks,
+    private ProduceResult appendToLeader(TopicPartition tp, MemoryRecords records, Acks acks,
                                          Map<TopicPartition, DelayedProduce.PartitionWait> waits) {
-        ProduceResult result = tryAppendToLeader(tp, records, requiredAcks, waits);
+        ProduceResult result = tryAppendToLeader(tp, records, acks, waits);
         if (result.error() != Errors.NONE) {
             // Nothing to wait for; DelayedProduce keeps this error as the partition's answer.
             waits.put(tp, new DelayedProduce.PartitionWait(-1L, ProduceResult.failed(result.error())));
@@ -376,7 +458,7 @@ public final class ReplicaManager {
         return result;
     }
 
-    private ProduceResult tryAppendToLeader(TopicPartition tp, MemoryRecords records, int requiredAcks,
+    private ProduceResult tryAppendToLeader(TopicPartition tp, MemoryRecords records, Acks acks,
                                             Map<TopicPartition, DelayedProduce.PartitionWait> waits) {
         Partition partition = partitions.get(tp);
         if (partition == null) {
@@ -384,7 +466,7 @@ public final class ReplicaManager {
         }
         LeaderAppendResult result;
         try {
-            result = partition.appendRecordsToLeader(records, requiredAcks);
+            result = partition.appendAsLeader(records, acks);
         } catch (ApiException e) {
             Errors error = e.error() == Errors.KAFKA_STORAGE_ERROR ? onStorageFailure(tp, e) : e.error();
             LOG.debug("{}Produce to {} failed: {}", logPrefix, tp, e.toString());
@@ -402,17 +484,19 @@ public final class ReplicaManager {
             // LOG-11 group commit: the flusher forces it (with whatever else is appended until it runs).
             logFlusher.requestFlush(tp, partition.localLog());
         }
-        ProduceResult appended = new ProduceResult(Errors.NONE, info.firstOffset(), info.logAppendTimeMs());
-        waits.put(tp, new DelayedProduce.PartitionWait(info.lastOffset() + 1, appended, requiredAcks == -1,
-                info.flushDue() && requiredAcks != 0));
+        ProduceResult appended = new ProduceResult(Errors.NONE, info.firstOffset(), info.logAppendTimeMs(),
+                result.leaderEpoch());
+        waits.put(tp, new DelayedProduce.PartitionWait(info.lastOffset() + 1, appended, acks == Acks.ALL,
+                info.flushDue() && acks != Acks.NONE));
         return appended;
     }
 
     // ---------------------------------------------------------------------------------------------- fetch
 
     /**
-     * FET-1..FET-6: answers a follower or consumer fetch. Reads every partition once (recording a
-     * follower's position, FET-4); if fewer than {@code minBytes} are available and nothing failed
+     * FET-1..FET-6: answers a follower or consumer fetch. Reads every partition once with
+     * {@link Partition#fetch} (recording a follower's position, FET-4); if fewer than {@code minBytes}
+     * are available and nothing failed
      * or diverged, parks the fetch for up to {@code maxWaitMs} (FET-5). The response holds at most
      * {@code maxBytes}, but at least one batch for the first partition with data (FET-6, LOG-3).
      */
@@ -509,7 +593,7 @@ public final class ReplicaManager {
                 int maxBytes = Math.max(1, Math.min(data.partitionMaxBytes(), remainingBytes));
                 partitionReads.increment();
                 try {
-                    PartitionFetchResult result = partition.fetchRecords(request, data, maxBytes, nowMs,
+                    PartitionFetchResult result = partition.fetch(request, data, maxBytes, nowMs,
                             updateFetchState);
                     answer = result.data();
                     if (result.highWatermarkIncreased()) {
@@ -566,7 +650,7 @@ public final class ReplicaManager {
     }
 
     /**
-     * Partitions read through {@link Partition#fetchRecords} (each a log read) since start-up; the
+     * Partitions read through {@link Partition#fetch} (each a log read) since start-up; the
      * partitions of a parked fetch that {@link ParkedFetch} shows unchanged are not counted. For
      * tests and diagnostics.
      */

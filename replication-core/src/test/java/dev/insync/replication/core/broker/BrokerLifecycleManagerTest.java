@@ -27,8 +27,9 @@ class BrokerLifecycleManagerTest {
     private final AtomicLong metadataOffset = new AtomicLong(10);
 
     private BrokerLifecycleManager manager(long previousEpoch) {
-        return new BrokerLifecycleManager(3, previousEpoch, channel, scheduler.newSerialExecutor("BrokerLifecycle-3"),
-                scheduler, HEARTBEAT_MS, BACKOFF_MS, metadataOffset::get);
+        return BrokerLifecycleManager.builder(3, channel, scheduler).previousBrokerEpoch(previousEpoch)
+                .executor(scheduler.newSerialExecutor("BrokerLifecycle-3")).heartbeatIntervalMs(HEARTBEAT_MS)
+                .registrationRetryBackoffMs(BACKOFF_MS).metadataOffset(metadataOffset::get).build();
     }
 
     private static HeartbeatResponse answer(boolean fenced, boolean shouldShutDown) {
@@ -84,9 +85,10 @@ class BrokerLifecycleManagerTest {
     @DisplayName("§9 every heartbeat lists the offline replicas; reportOfflineReplicas sends one at once, or right after the one in flight")
     void heartbeatsCarryOfflineReplicas() {
         List<TopicPartition> offline = new CopyOnWriteArrayList<>();
-        BrokerLifecycleManager m = new BrokerLifecycleManager(3, -1, channel,
-                scheduler.newSerialExecutor("BrokerLifecycle-3"), scheduler, HEARTBEAT_MS, BACKOFF_MS,
-                metadataOffset::get, () -> List.copyOf(offline));
+        BrokerLifecycleManager m = BrokerLifecycleManager.builder(3, channel, scheduler)
+                .executor(scheduler.newSerialExecutor("BrokerLifecycle-3")).heartbeatIntervalMs(HEARTBEAT_MS)
+                .registrationRetryBackoffMs(BACKOFF_MS).metadataOffset(metadataOffset::get)
+                .offlineReplicas(() -> List.copyOf(offline)).build();
         m.start();
         scheduler.runReady();
         channel.lastRegister().response().complete(5L);
@@ -241,7 +243,9 @@ class BrokerLifecycleManagerTest {
     void controlledShutdownOfANeverRegisteredBrokerCompletesAtOnce() {
         BrokerLifecycleManager m = manager(-1);
         assertThat(m.beginControlledShutdown()).isCompleted();
-        assertThatThrownBy(() -> new BrokerLifecycleManager(3, -1, channel, Runnable::run, scheduler, 0, 0, () -> 0))
+        assertThatThrownBy(() -> BrokerLifecycleManager.builder(3, channel, scheduler).heartbeatIntervalMs(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("broker 3");
+        assertThatThrownBy(() -> BrokerLifecycleManager.builder(3, channel, scheduler).registrationRetryBackoffMs(-1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("broker 3");
     }
 }

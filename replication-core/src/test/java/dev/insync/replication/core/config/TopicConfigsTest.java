@@ -25,11 +25,15 @@ class TopicConfigsTest {
     }
 
     @Test
-    @DisplayName("Effective min ISR is min(min.insync.replicas, replicas)")
+    @DisplayName("HW-2 effective min ISR is min(min.insync.replicas, replicas); bad inputs are refused")
     void effectiveMinIsr() {
-        TopicConfigs topics = new TopicConfigs(3);
-        assertThat(topics.effectiveMinIsr("t", 2)).isEqualTo(2);
-        assertThat(topics.effectiveMinIsr("t", 5)).isEqualTo(3);
+        assertThat(TopicConfigs.effectiveMinIsr(3, 2)).isEqualTo(2);
+        assertThat(TopicConfigs.effectiveMinIsr(3, 5)).isEqualTo(3);
+        assertThat(TopicConfigs.effectiveMinIsr(2, 0)).isZero();
+        assertThatThrownBy(() -> TopicConfigs.effectiveMinIsr(0, 3)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("min.insync.replicas");
+        assertThatThrownBy(() -> TopicConfigs.effectiveMinIsr(2, -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("-1");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.insync.replication.core.partition;
 
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.DelayedProduce;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
@@ -24,9 +25,9 @@ class DelayedProduceTest {
 
     /** acks=-1 append of n records, parked like the ReplicaManager does. */
     private DelayedProduce produceAll(PartitionFixture f, int n) {
-        LogAppendInfo info = f.partition.appendRecordsToLeader(InMemoryLocalLog.records(n), -1).info();
+        LogAppendInfo info = f.partition.appendAsLeader(InMemoryLocalLog.records(n), Acks.ALL).info();
         DelayedProduce op = new DelayedProduce(30_000L, Map.of(TP, new DelayedProduce.PartitionWait(info.lastOffset() + 1,
-                new ProduceResult(Errors.NONE, info.firstOffset(), -1L))), tp -> Optional.of(f.partition));
+                new ProduceResult(Errors.NONE, info.firstOffset(), -1L, 0))), tp -> Optional.of(f.partition));
         purgatory.tryCompleteElseWatch(op, op.keys());
         return op;
     }
@@ -46,7 +47,7 @@ class DelayedProduceTest {
         var r3 = f.followerFetch(3, 3);
         assertThat(r3.highWatermarkIncreased()).isTrue();
         purgatory.checkAndComplete(TP);
-        assertThat(op.result()).isCompletedWithValue(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L)));
+        assertThat(op.result()).isCompletedWithValue(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L, 0)));
     }
 
     @Test
@@ -93,9 +94,9 @@ class DelayedProduceTest {
     void pro5ExactlyOnce() {
         PartitionFixture f = new PartitionFixture(1).leaderOf123();
         TopicPartition other = new TopicPartition("rep", 1);
-        LogAppendInfo info = f.partition.appendRecordsToLeader(InMemoryLocalLog.records(1), -1).info();
+        LogAppendInfo info = f.partition.appendAsLeader(InMemoryLocalLog.records(1), Acks.ALL).info();
         DelayedProduce op = new DelayedProduce(30_000L, Map.of(
-                TP, new DelayedProduce.PartitionWait(info.lastOffset() + 1, new ProduceResult(Errors.NONE, 0, -1)),
+                TP, new DelayedProduce.PartitionWait(info.lastOffset() + 1, new ProduceResult(Errors.NONE, 0, -1, 0)),
                 other, new DelayedProduce.PartitionWait(0, ProduceResult.failed(Errors.NOT_ENOUGH_REPLICAS))),
                 tp -> tp.equals(TP) ? Optional.of(f.partition) : Optional.empty());
         purgatory.tryCompleteElseWatch(op, op.keys());
@@ -113,16 +114,16 @@ class DelayedProduceTest {
     @DisplayName("PRO-5 a partition no longer hosted answers NOT_LEADER_OR_FOLLOWER")
     void pro5NotHosted() {
         DelayedProduce op = new DelayedProduce(30_000L, Map.of(TP, new DelayedProduce.PartitionWait(5,
-                new ProduceResult(Errors.NONE, 4, -1))), tp -> Optional.empty());
+                new ProduceResult(Errors.NONE, 4, -1, 0))), tp -> Optional.empty());
         assertThat(purgatory.tryCompleteElseWatch(op, op.keys())).isTrue();
-        assertThat(op.result().join().get(TP)).isEqualTo(new ProduceResult(Errors.NOT_LEADER_OR_FOLLOWER, 4, -1));
+        assertThat(op.result().join().get(TP)).isEqualTo(new ProduceResult(Errors.NOT_LEADER_OR_FOLLOWER, 4, -1, 0));
     }
 
     /** An append of n records with the given acks whose flush was due (LOG-11 group commit), parked. */
-    private DelayedProduce produceAwaitingFlush(PartitionFixture f, int n, int acks) {
-        LogAppendInfo info = f.partition.appendRecordsToLeader(InMemoryLocalLog.records(n), acks).info();
+    private DelayedProduce produceAwaitingFlush(PartitionFixture f, int n, Acks acks) {
+        LogAppendInfo info = f.partition.appendAsLeader(InMemoryLocalLog.records(n), acks).info();
         DelayedProduce op = new DelayedProduce(30_000L, Map.of(TP, new DelayedProduce.PartitionWait(info.lastOffset() + 1,
-                new ProduceResult(Errors.NONE, info.firstOffset(), -1L), acks == -1, true)),
+                new ProduceResult(Errors.NONE, info.firstOffset(), -1L, 0), acks == Acks.ALL, true)),
                 tp -> Optional.of(f.partition));
         purgatory.tryCompleteElseWatch(op, op.keys());
         return op;
@@ -133,16 +134,16 @@ class DelayedProduceTest {
     void acksAllWaitsForHwAndFlush() {
         PartitionFixture f = new PartitionFixture(2).leaderOf123();
         f.log.holdFlushes();
-        DelayedProduce op = produceAwaitingFlush(f, 2, -1);
+        DelayedProduce op = produceAwaitingFlush(f, 2, Acks.ALL);
         bothFetch(f, 2);
         assertThat(f.partition.highWatermark()).isEqualTo(2);
         purgatory.checkAndComplete(TP);
         assertThat(op.result()).as("HW reached, not yet on the leader's disk").isNotDone();
         f.log.flush(2);
         purgatory.checkAndComplete(TP);
-        assertThat(op.result()).isCompletedWithValue(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L)));
+        assertThat(op.result()).isCompletedWithValue(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L, 0)));
 
-        DelayedProduce second = produceAwaitingFlush(f, 1, -1);
+        DelayedProduce second = produceAwaitingFlush(f, 1, Acks.ALL);
         f.log.flush(3);
         purgatory.checkAndComplete(TP);
         assertThat(second.result()).as("flushed, HW not reached").isNotDone();
@@ -156,11 +157,11 @@ class DelayedProduceTest {
     void acksOneWaitsForFlushOnly() {
         PartitionFixture f = new PartitionFixture(2).leaderOf123();
         f.log.holdFlushes();
-        DelayedProduce op = produceAwaitingFlush(f, 3, 1);
+        DelayedProduce op = produceAwaitingFlush(f, 3, Acks.LEADER);
         assertThat(op.result()).isNotDone();
         f.log.flush(3);
         purgatory.checkAndComplete(TP);
-        assertThat(op.result()).isCompletedWithValue(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L)));
+        assertThat(op.result()).isCompletedWithValue(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L, 0)));
         assertThat(f.partition.highWatermark()).isZero();
     }
 
@@ -169,12 +170,12 @@ class DelayedProduceTest {
     void flushWaitEndsOnStorageError() {
         PartitionFixture f = new PartitionFixture(2).leaderOf123();
         f.log.holdFlushes();
-        DelayedProduce acksOne = produceAwaitingFlush(f, 1, 1);
-        DelayedProduce acksAll = produceAwaitingFlush(f, 1, -1);
+        DelayedProduce acksOne = produceAwaitingFlush(f, 1, Acks.LEADER);
+        DelayedProduce acksAll = produceAwaitingFlush(f, 1, Acks.ALL);
         f.partition.markOffline();
         purgatory.checkAndComplete(TP);
-        assertThat(acksOne.result().join().get(TP)).isEqualTo(new ProduceResult(Errors.KAFKA_STORAGE_ERROR, 0L, -1L));
-        assertThat(acksAll.result().join().get(TP)).isEqualTo(new ProduceResult(Errors.KAFKA_STORAGE_ERROR, 1L, -1L));
+        assertThat(acksOne.result().join().get(TP)).isEqualTo(new ProduceResult(Errors.KAFKA_STORAGE_ERROR, 0L, -1L, 0));
+        assertThat(acksAll.result().join().get(TP)).isEqualTo(new ProduceResult(Errors.KAFKA_STORAGE_ERROR, 1L, -1L, 0));
     }
 
     @Test
@@ -182,7 +183,7 @@ class DelayedProduceTest {
     void flushWaitEndsOnLeadershipLoss() {
         PartitionFixture f = new PartitionFixture(1).leaderOf123();
         f.log.holdFlushes();
-        DelayedProduce op = produceAwaitingFlush(f, 1, 1);
+        DelayedProduce op = produceAwaitingFlush(f, 1, Acks.LEADER);
         f.partition.makeFollower(registration(2, 1, 1, List.of(1, 2, 3), List.of(2, 3)));
         purgatory.checkAndComplete(TP);
         assertThat(op.result().join().get(TP).error()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);

@@ -2,6 +2,7 @@ package dev.insync.replication.core.partition;
 
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.DelayedProduce;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
@@ -121,14 +122,14 @@ class PartitionConcurrencyStressTest {
                 for (int i = 0; i < APPENDS_PER_PRODUCER; i++) {
                     LogAppendInfo info;
                     try {
-                        info = partition.appendRecordsToLeader(InMemoryLocalLog.records(1 + i % 3), -1).info();
+                        info = partition.appendAsLeader(InMemoryLocalLog.records(1 + i % 3), Acks.ALL).info();
                     } catch (ApiException e) {
                         outcomes.computeIfAbsent(e.error(), k -> new AtomicInteger()).incrementAndGet();
                         continue;
                     }
                     long required = info.lastOffset() + 1;
                     DelayedProduce op = new DelayedProduce(PRODUCE_TIMEOUT_MS, Map.of(TP, new DelayedProduce.PartitionWait(
-                            required, new ProduceResult(Errors.NONE, info.firstOffset(), -1L))),
+                            required, new ProduceResult(Errors.NONE, info.firstOffset(), -1L, 0))),
                             tp -> Optional.of(partition));
                     futures.add(op.result().whenComplete((r, t) -> {
                         Errors error = r.get(TP).error();
@@ -161,7 +162,7 @@ class PartitionConcurrencyStressTest {
                     FetchRequest.PartitionData data = new FetchRequest.PartitionData(offset, 0L, 64, OptionalInt.of(0),
                             OptionalInt.empty());
                     FetchRequest request = new FetchRequest(follower, 100L + follower, 500, 1, 64, Map.of(TP, data));
-                    PartitionFetchResult result = partition.fetchRecords(request, data, 64, Time.SYSTEM.milliseconds(), true);
+                    PartitionFetchResult result = partition.fetch(request, data, 64, Time.SYSTEM.milliseconds(), true);
                     if (result.data().error() != Errors.NONE) {
                         violations.add("follower " + follower + " fetch failed: " + result.data().error());
                         return;

@@ -1,6 +1,7 @@
 package dev.insync.replication.core.partition;
 
 import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.log.TopicPartition;
 
@@ -100,18 +101,18 @@ final class PartitionFixture {
     /** A follower fetch in the current leader epoch, first read. */
     PartitionFetchResult followerFetch(int replicaId, long fetchOffset) {
         FetchRequest.PartitionData d = data(fetchOffset, OptionalInt.of(partition.leaderEpoch()), OptionalInt.empty());
-        return partition.fetchRecords(request(replicaId, brokerEpoch(replicaId), d), d, MAX_BYTES, time.milliseconds(),
+        return partition.fetch(request(replicaId, brokerEpoch(replicaId), d), d, MAX_BYTES, time.milliseconds(),
                 true);
     }
 
     PartitionFetchResult consumerFetch(long fetchOffset) {
         FetchRequest.PartitionData d = data(fetchOffset, OptionalInt.empty(), OptionalInt.empty());
-        return partition.fetchRecords(request(FetchRequest.CONSUMER_REPLICA_ID, -1L, d), d, MAX_BYTES,
+        return partition.fetch(request(FetchRequest.CONSUMER_REPLICA_ID, -1L, d), d, MAX_BYTES,
                 time.milliseconds(), true);
     }
 
-    void append(int n, int acks) {
-        partition.appendRecordsToLeader(InMemoryLocalLog.records(n), acks);
+    void append(int n, Acks acks) {
+        partition.appendAsLeader(InMemoryLocalLog.records(n), acks);
     }
 
     Optional<HeldAlterPartitionSender.Submitted> lastProposal() {

@@ -1,9 +1,10 @@
 package dev.insync.replication.core.partition;
 
+import dev.insync.replication.core.fetcher.FollowerPartition;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
 import dev.insync.replication.core.metrics.ReplicationMetrics;
-import dev.insync.replication.core.fetcher.FollowerPartition;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEndOffset;
@@ -30,7 +31,7 @@ class PartitionObservabilityTest {
         Partition p = new Partition(log, 1, new PartitionSettings(1, () -> 101L, time, PartitionFixture.LAG_MS,
                 ReplicaEligibility.ALL_ELIGIBLE, sender, PartitionListener.of(metrics, woken::add)));
         p.makeLeader(registration(1, 0, 0, List.of(1, 2), List.of(1, 2)));
-        p.appendRecordsToLeader(InMemoryLocalLog.records(4), 1);
+        p.appendAsLeader(InMemoryLocalLog.records(4), Acks.LEADER);
         time.advance(PartitionFixture.LAG_MS + 1);
         p.maybeShrinkIsr();
         sender.last().future().complete(AlterPartitionResponse.PartitionResult.failed(Errors.INELIGIBLE_REPLICA));
@@ -42,7 +43,7 @@ class PartitionObservabilityTest {
         assertThat(p.highWatermark()).isEqualTo(4);
 
         var data = PartitionFixture.data(4, java.util.OptionalInt.of(0), java.util.OptionalInt.empty());
-        p.fetchRecords(PartitionFixture.request(2, -1, data), data, 1000, time.milliseconds(), true);
+        p.fetch(PartitionFixture.request(2, -1, data), data, 1000, time.milliseconds(), true);
         sender.last().accept(1);
         assertThat(metrics.isrExpands()).isEqualTo(1);
         assertThat(p.isr()).containsExactly(1, 2);

@@ -3,6 +3,7 @@ package dev.insync.replication.core.partition;
 import dev.insync.replication.core.ActionSequences;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.DelayedProduce;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
@@ -136,11 +137,11 @@ class PartitionStateMachinePropertyTest {
         PartitionFixture f = m.f;
         if (cmd instanceof Append a) {
                 try {
-                    LogAppendInfo info = f.partition.appendRecordsToLeader(InMemoryLocalLog.records(a.records()), a.acks()).info();
+                    LogAppendInfo info = f.partition.appendAsLeader(InMemoryLocalLog.records(a.records()), Acks.forCode(a.acks())).info();
                     if (a.acks() == -1) {
                         long required = info.lastOffset() + 1;
                         DelayedProduce op = new DelayedProduce(30_000L, Map.of(TP, new DelayedProduce.PartitionWait(required,
-                                new ProduceResult(Errors.NONE, info.firstOffset(), -1))), tp -> Optional.of(f.partition));
+                                new ProduceResult(Errors.NONE, info.firstOffset(), -1, 0))), tp -> Optional.of(f.partition));
                         // PRO-3: at the moment it completes with NONE, the HW and every maximal-ISR member's true LEO cover it
                         op.result().thenAccept(r -> {
                             if (r.get(TP).error() == Errors.NONE) {

@@ -6,6 +6,7 @@ import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.IsrState.CommittedIsr;
 import dev.insync.replication.core.partition.IsrState.PendingExpandIsr;
 import dev.insync.replication.core.partition.IsrState.PendingShrinkIsr;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.replica.ReplicaState;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
@@ -88,7 +89,7 @@ class PartitionTest {
         @DisplayName("LDR-1 re-elected leader keeps the followers' LEO and broker epoch; HW-4 re-evaluated in makeLeader")
         void ldr1ReElected() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(10, 1);
+            f.append(10, Acks.LEADER);
             f.followerFetch(2, 10);
             f.followerFetch(3, 5);
             f.time.advance(100);
@@ -108,7 +109,7 @@ class PartitionTest {
         @DisplayName("LDR-2 makeFollower reports a new leader epoch only once and clears the leader-only state")
         void ldr2MakeFollower() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(3, 1);
+            f.append(3, Acks.LEADER);
             f.followerFetch(2, 3);
 
             assertThat(f.partition.makeFollower(registration(2, 1, 1, List.of(1, 2, 3), List.of(1, 2, 3)))).isTrue();
@@ -144,7 +145,7 @@ class PartitionTest {
         @DisplayName("LDR-3 a same-leader-epoch update replaces ISR and replicas without a reset and drops a pending change")
         void ldr3SameEpochUpdate() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(10, 1);
+            f.append(10, Acks.LEADER);
             f.followerFetch(2, 10);
             f.followerFetch(3, 4);
             f.time.advance(PartitionFixture.LAG_MS + 1);
@@ -168,24 +169,11 @@ class PartitionTest {
     class Produce {
 
         @Test
-        @DisplayName("PRO-1 acks other than -1, 0, 1 is INVALID_REQUIRED_ACKS and nothing is written")
-        void pro1InvalidAcks() {
-            PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            assertThat(errorOf(() -> f.append(1, 2))).isEqualTo(Errors.INVALID_REQUIRED_ACKS);
-            assertThat(errorOf(() -> f.append(1, -2))).isEqualTo(Errors.INVALID_REQUIRED_ACKS);
-            assertThat(f.partition.logEndOffset()).isZero();
-            for (int acks : new int[] {-1, 0, 1}) {
-                assertThat(errorOf(() -> f.append(1, acks))).isEqualTo(Errors.NONE);
-            }
-            assertThat(f.partition.logEndOffset()).isEqualTo(3);
-        }
-
-        @Test
         @DisplayName("PRO-2 not the leader: NOT_LEADER_OR_FOLLOWER")
         void pro2NotLeader() {
             PartitionFixture f = new PartitionFixture(1);
             f.partition.makeFollower(registration(2, 0, 0, List.of(1, 2, 3), List.of(1, 2, 3)));
-            assertThat(errorOf(() -> f.append(1, 1))).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+            assertThat(errorOf(() -> f.append(1, Acks.LEADER))).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
             assertThat(f.partition.logEndOffset()).isZero();
         }
 
@@ -194,13 +182,13 @@ class PartitionTest {
         void pro2NotEnoughReplicas() {
             PartitionFixture f = new PartitionFixture(3);
             f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2)));
-            assertThat(errorOf(() -> f.append(1, -1))).isEqualTo(Errors.NOT_ENOUGH_REPLICAS);
+            assertThat(errorOf(() -> f.append(1, Acks.ALL))).isEqualTo(Errors.NOT_ENOUGH_REPLICAS);
             assertThat(f.partition.logEndOffset()).isZero();
-            assertThat(errorOf(() -> f.append(1, 1))).isEqualTo(Errors.NONE);
-            assertThat(errorOf(() -> f.append(1, 0))).isEqualTo(Errors.NONE);
+            assertThat(errorOf(() -> f.append(1, Acks.LEADER))).isEqualTo(Errors.NONE);
+            assertThat(errorOf(() -> f.append(1, Acks.NONE))).isEqualTo(Errors.NONE);
             // min.insync.replicas lowered at run time (SCN-2 step 3)
             f.partition.updateMinInsyncReplicas(2);
-            assertThat(errorOf(() -> f.append(1, -1))).isEqualTo(Errors.NONE);
+            assertThat(errorOf(() -> f.append(1, Acks.ALL))).isEqualTo(Errors.NONE);
             assertThat(f.partition.logEndOffset()).isEqualTo(3);
         }
 
@@ -210,7 +198,7 @@ class PartitionTest {
             PartitionFixture f = new PartitionFixture(3);
             f.partition.makeLeader(registration(1, 0, 0, List.of(1), List.of(1)));
             assertThat(f.partition.effectiveMinIsr()).isEqualTo(1);
-            f.append(2, -1);
+            f.append(2, Acks.ALL);
             // HW-4: a single-replica ISR commits at once
             assertThat(f.partition.highWatermark()).isEqualTo(2);
         }
@@ -219,7 +207,7 @@ class PartitionTest {
         @DisplayName("PRO-3 acks=all is done with NONE once HW >= last offset + 1 and the maximal ISR meets min ISR")
         void pro3Completion() {
             PartitionFixture f = new PartitionFixture(2).leaderOf123();
-            f.append(5, -1);
+            f.append(5, Acks.ALL);
             assertThat(f.partition.checkEnoughReplicasReachOffset(5)).isEqualTo(AckCheck.NOT_YET);
             f.followerFetch(2, 5);
             assertThat(f.partition.checkEnoughReplicasReachOffset(5)).isEqualTo(AckCheck.NOT_YET);
@@ -232,7 +220,7 @@ class PartitionTest {
         void pro3AfterAppend() {
             PartitionFixture f = new PartitionFixture(2);
             f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2), List.of(1, 2)));
-            f.append(5, -1);
+            f.append(5, Acks.ALL);
             f.followerFetch(2, 5);
             assertThat(f.partition.highWatermark()).isEqualTo(5);
             f.partition.makeLeader(registration(1, 0, 1, List.of(1, 2), List.of(1)));
@@ -244,12 +232,12 @@ class PartitionTest {
         @DisplayName("PRO-3 SCN-1 acks=all waits for the HW, not all replicas: a shrink committed by the controller releases it")
         void pro3ShrinkReleases() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(12, -1);
+            f.append(12, Acks.ALL);
             bothFetch(f, 12);
             assertThat(f.partition.highWatermark()).isEqualTo(12);
             // broker 3 pauses; five acks=1 and one acks=all record follow
-            f.append(5, 1);
-            f.append(1, -1);
+            f.append(5, Acks.LEADER);
+            f.append(1, Acks.ALL);
             f.followerFetch(2, 18);
             assertThat(f.partition.highWatermark()).isEqualTo(12);
             assertThat(f.partition.checkEnoughReplicasReachOffset(18)).isEqualTo(AckCheck.NOT_YET);
@@ -276,7 +264,7 @@ class PartitionTest {
         @DisplayName("HW-1 the HW is the lowest LEO of the ISR members, moving as each one's fetch offset moves")
         void hw1LowestIsrLeo() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(18, 1);
+            f.append(18, Acks.LEADER);
             f.followerFetch(2, 15);
             assertThat(f.partition.highWatermark()).as("3 has not fetched: its LEO is unknown").isZero();
             PartitionFetchResult third = f.followerFetch(3, 12);
@@ -293,13 +281,13 @@ class PartitionTest {
         void hw1PendingExpansionHoldsTheHw() {
             PartitionFixture f = new PartitionFixture(1);
             f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2)));
-            f.append(10, 1);
+            f.append(10, Acks.LEADER);
             f.followerFetch(2, 10);
             f.followerFetch(3, 10); // ISR-2: 3 joins; the expansion is in flight
             assertThat(f.partition.isrState()).isInstanceOf(PendingExpandIsr.class);
             assertThat(f.partition.highWatermark()).isEqualTo(10);
 
-            f.append(5, 1);
+            f.append(5, Acks.LEADER);
             f.time.advance(PartitionFixture.LAG_MS + 1); // 3 is no longer caught up by time
             f.followerFetch(2, 15);
 
@@ -319,13 +307,13 @@ class PartitionTest {
         void hw1CaughtUpEligibleReplicaHoldsTheHw() {
             PartitionFixture f = new PartitionFixture(1);
             f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1)));
-            f.append(10, 1);
+            f.append(10, Acks.LEADER);
             assertThat(f.partition.highWatermark()).as("nobody else is caught up: the leader alone commits").isEqualTo(10);
             f.followerFetch(3, 10); // 3 joins: an expansion is in flight, so 2 cannot join meanwhile (ISR-4)
             f.followerFetch(2, 10); // caught up and eligible, but not in the (maximal) ISR 1,3
             assertThat(f.partition.isrState().maximalIsr()).containsExactly(1, 3);
 
-            f.append(5, 1);
+            f.append(5, Acks.LEADER);
             f.followerFetch(3, 15);
 
             assertThat(f.partition.highWatermark()).as("2 is about to join: the leader waits for it").isEqualTo(10);
@@ -339,7 +327,7 @@ class PartitionTest {
         void hw2CommittedExpansionUnfreezesTheHw() {
             PartitionFixture f = new PartitionFixture(2);
             f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2), List.of(1)));
-            f.append(4, 1);
+            f.append(4, Acks.LEADER);
             f.followerFetch(2, 4); // ISR-2: 2 joins, proposal in flight
             assertThat(f.partition.isrState()).isInstanceOf(PendingExpandIsr.class);
             assertThat(f.partition.highWatermark()).as("HW-2: the committed ISR 1 is under min ISR 2").isZero();
@@ -356,7 +344,7 @@ class PartitionTest {
         void hw2Freeze() {
             PartitionFixture f = new PartitionFixture(2);
             f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1)));
-            f.append(4, 1);
+            f.append(4, Acks.LEADER);
             f.followerFetch(2, 4);
             f.followerFetch(3, 4);
             assertThat(f.partition.isUnderMinIsr()).isTrue();
@@ -369,7 +357,7 @@ class PartitionTest {
         @DisplayName("HW-3 the leader's HW only moves up, even when a known follower LEO goes down")
         void hw3Monotonic() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(10, 1);
+            f.append(10, Acks.LEADER);
             bothFetch(f, 10);
             assertThat(f.partition.highWatermark()).isEqualTo(10);
             f.followerFetch(3, 6);
@@ -381,7 +369,7 @@ class PartitionTest {
         @DisplayName("HW-6 the leader learns a follower's LEO only from its next fetch: the HW can be too low, never too high")
         void hw6Lag() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(10, 1);
+            f.append(10, Acks.LEADER);
             PartitionFetchResult r2 = f.followerFetch(2, 0);
             PartitionFetchResult r3 = f.followerFetch(3, 0);
             assertThat(r2.data().records().sizeInBytes()).isEqualTo(10);
@@ -400,7 +388,7 @@ class PartitionTest {
             PartitionFixture f = new PartitionFixture(1);
             f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2), List.of(1)));
             // follower 2 is out of the ISR and has never caught up: the leader alone commits on append
-            f.partition.appendRecordsToLeader(InMemoryLocalLog.records(3), 1);
+            f.partition.appendAsLeader(InMemoryLocalLog.records(3), Acks.LEADER);
             assertThat(f.partition.highWatermark()).isEqualTo(3);
             PartitionFetchResult same = f.followerFetch(2, 0);
             assertThat(same.highWatermarkIncreased()).isFalse();
@@ -414,7 +402,7 @@ class PartitionTest {
         @DisplayName("FET-1 followers read up to the LEO, consumers up to the HW")
         void fet1ReadLimits() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(10, 1);
+            f.append(10, Acks.LEADER);
             bothFetch(f, 4);
             assertThat(f.partition.highWatermark()).isEqualTo(4);
             assertThat(f.followerFetch(2, 4).data().records().sizeInBytes()).isEqualTo(6);
@@ -428,7 +416,7 @@ class PartitionTest {
         void fet2Fencing() {
             PartitionFixture f = new PartitionFixture(1);
             f.partition.makeLeader(registration(1, 5, 0, List.of(1, 2, 3), List.of(1, 2, 3)));
-            f.append(4, 1);
+            f.append(4, Acks.LEADER);
             f.followerFetch(2, 2);
             ReplicaState before = f.partition.remoteReplicaState(2).orElseThrow();
             long now = f.time.milliseconds() + 1;
@@ -454,22 +442,22 @@ class PartitionTest {
 
         private Errors fetch(PartitionFixture f, int replicaId, long brokerEpoch, long offset, OptionalInt epoch, long now) {
             FetchRequest.PartitionData d = data(offset, epoch, OptionalInt.empty());
-            return f.partition.fetchRecords(request(replicaId, brokerEpoch, d), d, MAX_BYTES, now, true).data().error();
+            return f.partition.fetch(request(replicaId, brokerEpoch, d), d, MAX_BYTES, now, true).data().error();
         }
 
         /** Leader at epoch 2 whose log has epoch 0 at 0..9 and epoch 2 from 10 (epoch 1 never wrote). */
         private PartitionFixture divergenceFixture() {
             PartitionFixture f = new PartitionFixture(1);
             f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2, 3)));
-            f.append(10, 1);
+            f.append(10, Acks.LEADER);
             f.partition.makeLeader(registration(1, 2, 1, List.of(1, 2, 3), List.of(1, 2, 3)));
-            f.append(5, 1);
+            f.append(5, Acks.LEADER);
             return f;
         }
 
         private PartitionFetchResult fetchWithEpoch(PartitionFixture f, long offset, int lastFetchedEpoch) {
             FetchRequest.PartitionData d = data(offset, OptionalInt.of(2), OptionalInt.of(lastFetchedEpoch));
-            return f.partition.fetchRecords(request(2, 102, d), d, MAX_BYTES, f.time.milliseconds(), true);
+            return f.partition.fetch(request(2, 102, d), d, MAX_BYTES, f.time.milliseconds(), true);
         }
 
         @Test
@@ -518,14 +506,14 @@ class PartitionTest {
             // epochs 0 at 0..9, 2 at 10..14, 4 at 15..19; everything committed, log start moved to 12
             PartitionFixture f = divergenceFixture();
             f.partition.makeLeader(registration(1, 4, 2, List.of(1, 2, 3), List.of(1, 2, 3)));
-            f.append(5, 1);
+            f.append(5, Acks.LEADER);
             f.log.updateHighWatermark(20);
             f.log.maybeIncrementLogStartOffset(12);
             FetchRequest.PartitionData d = data(11, OptionalInt.of(4), OptionalInt.of(3));
             assertThat(f.log.endOffsetForEpoch(3)).as("epoch 3 diverges: the leader's largest epoch <= 3 is 2")
                     .isEqualTo(new EpochEndOffset(2, 15));
 
-            FetchResponse.PartitionData answer = f.partition.fetchRecords(request(2, 102, d), d, MAX_BYTES,
+            FetchResponse.PartitionData answer = f.partition.fetch(request(2, 102, d), d, MAX_BYTES,
                     f.time.milliseconds(), true).data();
 
             assertThat(answer.error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE);
@@ -534,7 +522,7 @@ class PartitionTest {
             assertThat(f.partition.remoteReplicaState(2).orElseThrow().logEndOffset()).isEqualTo(-1);
             // at the log start the same diverging epoch is answered with the divergence
             FetchRequest.PartitionData atStart = data(12, OptionalInt.of(4), OptionalInt.of(3));
-            assertThat(f.partition.fetchRecords(request(2, 102, atStart), atStart, MAX_BYTES, f.time.milliseconds(),
+            assertThat(f.partition.fetch(request(2, 102, atStart), atStart, MAX_BYTES, f.time.milliseconds(),
                     true).data().divergingEpoch()).hasValue(new EpochEndOffset(2, 15));
         }
 
@@ -542,15 +530,15 @@ class PartitionTest {
         @DisplayName("FET-4 only the first read of a fetch updates the follower's state; a parked fetch's re-read does not")
         void fet4FirstReadOnly() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(10, 1);
+            f.append(10, Acks.LEADER);
             FetchRequest.PartitionData d = data(10, OptionalInt.of(0), OptionalInt.empty());
-            PartitionFetchResult reread = f.partition.fetchRecords(request(2, 102, d), d, MAX_BYTES,
+            PartitionFetchResult reread = f.partition.fetch(request(2, 102, d), d, MAX_BYTES,
                     f.time.milliseconds(), false);
             assertThat(reread.data().error()).isEqualTo(Errors.NONE);
             assertThat(f.partition.remoteReplicaState(2).orElseThrow().logEndOffset()).isEqualTo(-1);
 
             f.time.advance(7);
-            f.partition.fetchRecords(request(2, 102, d), d, MAX_BYTES, f.time.milliseconds(), true);
+            f.partition.fetch(request(2, 102, d), d, MAX_BYTES, f.time.milliseconds(), true);
             ReplicaState s = f.partition.remoteReplicaState(2).orElseThrow();
             assertThat(s.logEndOffset()).isEqualTo(10);
             assertThat(s.lastFetchTimeMs()).isEqualTo(f.time.milliseconds());
@@ -563,7 +551,7 @@ class PartitionTest {
         @DisplayName("FET-6 the answer carries error, HW, lastStableOffset = HW, log start, LEO and the records")
         void fet6Fields() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(10, 1);
+            f.append(10, Acks.LEADER);
             f.followerFetch(3, 10);
             FetchResponse.PartitionData d = f.followerFetch(2, 6).data();
             assertThat(d.error()).isEqualTo(Errors.NONE);
@@ -583,10 +571,10 @@ class PartitionTest {
         @DisplayName("ISR-1 SCN-1 a lagging follower is proposed out with the seed's numbers; one change in flight (ISR-4)")
         void isr1Shrink() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(12, -1);
+            f.append(12, Acks.ALL);
             bothFetch(f, 12);
             long lastCaughtUp = f.time.milliseconds();
-            f.append(6, 1);
+            f.append(6, Acks.LEADER);
             f.time.advance(PartitionFixture.LAG_MS);
             f.followerFetch(2, 18);
             f.partition.maybeShrinkIsr();
@@ -620,7 +608,7 @@ class PartitionTest {
         @DisplayName("ISR-1 SCN-1 a stopped follower of a partition with no writes stays in the ISR")
         void isr1IdleFollowerStays() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(10, -1);
+            f.append(10, Acks.ALL);
             bothFetch(f, 10);
             f.time.advance(12_000);
             f.followerFetch(2, 10);
@@ -634,7 +622,7 @@ class PartitionTest {
         void isr2Expand() {
             PartitionFixture f = new PartitionFixture(1);
             f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2)));
-            f.append(10, 1);
+            f.append(10, Acks.LEADER);
             f.followerFetch(2, 10);
             assertThat(f.partition.highWatermark()).isEqualTo(10);
             f.followerFetch(3, 9);
@@ -656,7 +644,7 @@ class PartitionTest {
         void isr2EpochStart() {
             PartitionFixture f = new PartitionFixture(1);
             f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2, 3)));
-            f.append(10, 1);
+            f.append(10, Acks.LEADER);
             f.followerFetch(2, 4);
             f.followerFetch(3, 4);
             // new epoch starts at 10 with ISR 1,2; HW is still 4
@@ -679,7 +667,7 @@ class PartitionTest {
             // a newer incarnation registered: the fetch's epoch 103 no longer matches (and the old one is not stale: equal fetch epochs pass FET-2)
             f.registeredEpochs.put(3, 203L);
             FetchRequest.PartitionData d = data(0, OptionalInt.of(0), OptionalInt.empty());
-            assertThat(f.partition.fetchRecords(request(3, 103, d), d, MAX_BYTES, f.time.milliseconds(), true).data().error())
+            assertThat(f.partition.fetch(request(3, 103, d), d, MAX_BYTES, f.time.milliseconds(), true).data().error())
                     .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
             f.registeredEpochs.put(3, 103L);
             f.followerFetch(3, 0);
@@ -749,7 +737,7 @@ class PartitionTest {
 
             PartitionFixture g = new PartitionFixture(1);
             g.partition.makeLeader(registration(1, 0, 3, List.of(1, 2, 3), List.of(1, 2, 3)));
-            g.append(5, 1);
+            g.append(5, Acks.LEADER);
             g.followerFetch(2, 5);
             g.time.advance(PartitionFixture.LAG_MS + 1);
             g.followerFetch(2, 5);
@@ -764,7 +752,7 @@ class PartitionTest {
         void isr5CommitUnderMinIsr() {
             PartitionFixture f = new PartitionFixture(2);
             f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2), List.of(1, 2)));
-            f.append(5, 1);
+            f.append(5, Acks.LEADER);
             f.time.advance(PartitionFixture.LAG_MS + 1);
             f.partition.maybeShrinkIsr();
             f.sender.last().accept(1);
@@ -779,7 +767,7 @@ class PartitionTest {
         /** Leader of 1,2,3 with 5 records; 2 caught up, 3 lagging; a shrink of 3 is pending. */
         private PartitionFixture shrinkPending() {
             PartitionFixture f = new PartitionFixture(1).leaderOf123();
-            f.append(5, 1);
+            f.append(5, Acks.LEADER);
             f.followerFetch(2, 5);
             f.time.advance(PartitionFixture.LAG_MS + 1);
             f.followerFetch(2, 5);
@@ -846,7 +834,7 @@ class PartitionTest {
             assertThat(expansion.recovered()).as("a recovered leader's proposals say so").isTrue();
             f.sender.last().accept(1);
             assertThat(f.partition.isr()).containsExactly(1, 2);
-            assertThat(errorOf(() -> f.append(1, -1))).as("min ISR 2 is met again").isEqualTo(Errors.NONE);
+            assertThat(errorOf(() -> f.append(1, Acks.ALL))).as("min ISR 2 is met again").isEqualTo(Errors.NONE);
             f.followerFetch(2, 5);
             f.followerFetch(3, 5); // HW-1: 3 is caught up and about to join, so the HW waits for it too
             assertThat(f.partition.checkEnoughReplicasReachOffset(5)).isEqualTo(new AckCheck(true, Errors.NONE));

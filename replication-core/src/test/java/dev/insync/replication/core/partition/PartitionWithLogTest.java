@@ -1,6 +1,7 @@
 package dev.insync.replication.core.partition;
 
 import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.log.Errors;
@@ -77,7 +78,7 @@ class PartitionWithLogTest {
         FetchRequest.PartitionData data = new FetchRequest.PartitionData(follower.logEndOffset(),
                 follower.localLog().logStartOffset(), 1 << 20, OptionalInt.of(leader.leaderEpoch()), lastFetchedEpoch);
         FetchRequest request = new FetchRequest(followerId, 100L + followerId, 500, 1, 1 << 20, Map.of(TP, data));
-        FetchResponse.PartitionData answer = leader.fetchRecords(request, data, 1 << 20, time.milliseconds(), true).data();
+        FetchResponse.PartitionData answer = leader.fetch(request, data, 1 << 20, time.milliseconds(), true).data();
         if (answer.error() == Errors.NONE && answer.divergingEpoch().isEmpty() && answer.records().sizeInBytes() > 0) {
             follower.appendRecordsToFollower(answer.records());
         }
@@ -115,7 +116,7 @@ class PartitionWithLogTest {
         broker(2).makeFollower(reg(1, 0, 0, List.of(1, 2, 3)));
         broker(3).makeFollower(reg(1, 0, 0, List.of(1, 2, 3)));
 
-        broker(1).appendRecordsToLeader(values("a", "b", "c"), -1);
+        broker(1).appendAsLeader(values("a", "b", "c"), Acks.ALL);
         assertThat(broker(1).checkEnoughReplicasReachOffset(3)).isEqualTo(AckCheck.NOT_YET);
         replicate(2, 1);
         replicate(3, 1);
@@ -125,10 +126,10 @@ class PartitionWithLogTest {
         assertThat(broker(1).highWatermark()).isEqualTo(3);
         assertThat(broker(1).checkEnoughReplicasReachOffset(3)).isEqualTo(new AckCheck(true, Errors.NONE));
 
-        broker(1).appendRecordsToLeader(values("d"), 1);
+        broker(1).appendAsLeader(values("d"), Acks.LEADER);
         FetchRequest.PartitionData consumer = new FetchRequest.PartitionData(0, -1, 1 << 20, OptionalInt.empty(),
                 OptionalInt.empty());
-        FetchResponse.PartitionData answer = broker(1).fetchRecords(new FetchRequest(-1, -1, 0, 1, 1 << 20,
+        FetchResponse.PartitionData answer = broker(1).fetch(new FetchRequest(-1, -1, 0, 1, 1 << 20,
                 Map.of(TP, consumer)), consumer, 1 << 20, time.milliseconds(), true).data();
         int consumerRecords = answer.records().batches().stream().mapToInt(RecordBatch::recordCount).sum();
         assertThat(consumerRecords).isEqualTo(3);
@@ -144,7 +145,7 @@ class PartitionWithLogTest {
         broker(2).makeFollower(reg(1, 0, 0, List.of(1, 2, 3)));
         broker(3).makeFollower(reg(1, 0, 0, List.of(1, 2, 3)));
         for (int i = 1; i <= 10; i++) {
-            broker(1).appendRecordsToLeader(values("ok-" + i), -1);
+            broker(1).appendAsLeader(values("ok-" + i), Acks.ALL);
         }
         for (int round = 0; round < 2; round++) {
             replicate(2, 1);
@@ -152,7 +153,7 @@ class PartitionWithLogTest {
         }
         assertThat(broker(1).highWatermark()).isEqualTo(10);
         for (int i = 1; i <= 5; i++) {
-            broker(1).appendRecordsToLeader(values("lost-" + i), 1);
+            broker(1).appendAsLeader(values("lost-" + i), Acks.LEADER);
         }
         assertThat(broker(1).logEndOffset()).isEqualTo(15);
 
@@ -163,7 +164,7 @@ class PartitionWithLogTest {
         assertThat(logs.get(2).leaderEpochCache().epochEntries())
                 .containsExactly(new EpochEntry(0, 0), new EpochEntry(1, 10));
         for (int i = 1; i <= 3; i++) {
-            broker(2).appendRecordsToLeader(values("new-" + i), -1);
+            broker(2).appendAsLeader(values("new-" + i), Acks.ALL);
         }
         replicate(3, 2);
         replicate(3, 2);

@@ -34,7 +34,8 @@ class FetchPartitionMapTest {
         }
         tps[n] = new TopicPartition("not-sent", 0);
         data[n] = at(0);
-        FetchRequest request = FetchRequest.of(1, 2L, 500, 1, 1 << 20, tps, data, n);
+        FetchRequest request = FetchRequest.follower(1, 2L).maxWaitMs(500).maxBytes(1 << 20).partitions(tps, data, n)
+                .build();
         tps[0] = new TopicPartition("changed-after", 0);
 
         assertThat(request.partitions()).isEqualTo(expected);

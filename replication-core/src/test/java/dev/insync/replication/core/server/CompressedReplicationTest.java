@@ -2,6 +2,7 @@ package dev.insync.replication.core.server;
 
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.partition.LocalLog;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
@@ -75,13 +76,13 @@ class CompressedReplicationTest {
         cluster.run(0);
 
         CompletableFuture<Map<TopicPartition, ProduceResult>> first =
-                cluster.managers.get(1).produce(Map.of(TP, batch(type, "a", 30)), -1, 30_000);
+                cluster.managers.get(1).produce(Map.of(TP, batch(type, "a", 30)), Acks.ALL, 30_000);
         cluster.run(0);
         CompletableFuture<Map<TopicPartition, ProduceResult>> second =
-                cluster.managers.get(1).produce(Map.of(TP, batch(type, "b", 5)), -1, 30_000);
+                cluster.managers.get(1).produce(Map.of(TP, batch(type, "b", 5)), Acks.ALL, 30_000);
         cluster.run(0);
-        assertThat(first.join().get(TP)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1));
-        assertThat(second.join().get(TP)).isEqualTo(new ProduceResult(Errors.NONE, 30, -1));
+        assertThat(first.join().get(TP)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1, 0));
+        assertThat(second.join().get(TP)).isEqualTo(new ProduceResult(Errors.NONE, 30, -1, 0));
         cluster.run(1000);
 
         ByteBuffer leaderBytes = stored(log(cluster, 1));
@@ -109,7 +110,7 @@ class CompressedReplicationTest {
         corrupt.put(RecordBatch.HEADER_SIZE, (byte) (corrupt.get(RecordBatch.HEADER_SIZE) ^ 0x7f)); // the stream's first byte
         corrupt.putInt(17, (int) crc(corrupt));
         CompletableFuture<Map<TopicPartition, ProduceResult>> refused =
-                cluster.managers.get(1).produce(Map.of(TP, MemoryRecords.readableRecords(corrupt)), -1, 30_000);
+                cluster.managers.get(1).produce(Map.of(TP, MemoryRecords.readableRecords(corrupt)), Acks.ALL, 30_000);
         cluster.run(0);
         assertThat(refused.join().get(TP).error()).isEqualTo(Errors.CORRUPT_MESSAGE);
         assertThat(log(cluster, 1).logEndOffset()).isEqualTo(35);

@@ -1,6 +1,7 @@
 package dev.insync.replication.core.server;
 
 import dev.insync.replication.core.config.ReplicationConfig;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.log.Errors;
@@ -87,7 +88,7 @@ class LogDirectoriesTest {
         assertThat(dirOf(1, REP0)).isEqualTo(first);
         assertThat(dirOf(1, REP1)).isEqualTo(second);
         assertThat(dirOf(1, REP2)).isEqualTo(first);
-        assertThat(only(rm(1).produce(Map.of(REP1, records("in-the-second")), 1, 1000), REP1).error())
+        assertThat(only(rm(1).produce(Map.of(REP1, records("in-the-second")), Acks.LEADER, 1000), REP1).error())
                 .isEqualTo(Errors.NONE);
 
         cluster.stop(1, true);
@@ -107,11 +108,11 @@ class LogDirectoriesTest {
         cluster.run(0);
         assertThat(dirOf(1, REP0)).isNotEqualTo(dirOf(1, REP1));
         CompletableFuture<Map<TopicPartition, ProduceResult>> waiting =
-                rm(1).produce(Map.of(REP0, records("waits")), -1, 30_000);
+                rm(1).produce(Map.of(REP0, records("waits")), Acks.ALL, 30_000);
         assertThat(waiting).isNotDone();
 
         failDiskOf(1, REP0);
-        assertThat(only(rm(1).produce(Map.of(REP0, records("a")), 1, 1000), REP0).error())
+        assertThat(only(rm(1).produce(Map.of(REP0, records("a")), Acks.LEADER, 1000), REP0).error())
                 .isEqualTo(Errors.KAFKA_STORAGE_ERROR);
 
         assertThat(rm(1).offlineLogDirectories()).extracting(LogDirectory::path).containsExactly(dirOf(1, REP0));
@@ -123,9 +124,9 @@ class LogDirectoriesTest {
         assertThat(rm(1).isShutDown()).isFalse();
 
         CompletableFuture<Map<TopicPartition, ProduceResult>> other =
-                rm(1).produce(Map.of(REP1, records("b")), -1, 30_000);
+                rm(1).produce(Map.of(REP1, records("b")), Acks.ALL, 30_000);
         cluster.run(0);
-        assertThat(only(other, REP1)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1));
+        assertThat(only(other, REP1)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1, 0));
         assertThat(rm(2).partition(REP1).orElseThrow().logEndOffset()).isEqualTo(1);
     }
 
@@ -138,7 +139,7 @@ class LogDirectoriesTest {
         cluster.run(0);
         failDiskOf(2, REP0);
 
-        rm(1).produce(Map.of(REP0, records("a"), REP1, records("b")), 1, 1000);
+        rm(1).produce(Map.of(REP0, records("a"), REP1, records("b")), Acks.LEADER, 1000);
         cluster.run(1000);
 
         assertThat(rm(2).offlineReplicas()).containsExactly(REP0);
@@ -156,12 +157,12 @@ class LogDirectoriesTest {
         cluster.setPartition(REP1, List.of(1), List.of(1), 1, 0, 0);
         failDiskOf(1, REP0);
 
-        assertThat(only(rm(1).produce(Map.of(REP0, records("a")), 1, 1000), REP0).error())
+        assertThat(only(rm(1).produce(Map.of(REP0, records("a")), Acks.LEADER, 1000), REP0).error())
                 .isEqualTo(Errors.KAFKA_STORAGE_ERROR);
         assertThat(cluster.logDirEvents).containsExactly("1 offline broker-1 [rep-0, rep-1]", "1 none online");
         cluster.run(0); // the shutdown runs on the broker's LogDirFailureHandler executor
         assertThat(rm(1).isShutDown()).isTrue();
-        assertThat(only(rm(1).produce(Map.of(REP1, records("b")), 1, 1000), REP1).error())
+        assertThat(only(rm(1).produce(Map.of(REP1, records("b")), Acks.LEADER, 1000), REP1).error())
                 .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
     }
 }

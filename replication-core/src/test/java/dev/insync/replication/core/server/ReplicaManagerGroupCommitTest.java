@@ -1,6 +1,7 @@
 package dev.insync.replication.core.server;
 
 import dev.insync.replication.core.config.ReplicationConfig;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.Log;
@@ -67,8 +68,8 @@ class ReplicaManagerGroupCommitTest {
     @DisplayName("LOG-11 PRO-3 with flush.messages=1 acks=1 and acks=all are answered only after the flusher forced their records")
     void answeredOnlyAfterTheFlush() {
         ReplicaManager rm = singleBroker(flushEveryMessage());
-        CompletableFuture<Map<TopicPartition, ProduceResult>> acksOne = rm.produce(Map.of(REP0, records("a")), 1, 30_000);
-        CompletableFuture<Map<TopicPartition, ProduceResult>> acksAll = rm.produce(Map.of(REP0, records("b")), -1, 30_000);
+        CompletableFuture<Map<TopicPartition, ProduceResult>> acksOne = rm.produce(Map.of(REP0, records("a")), Acks.LEADER, 30_000);
+        CompletableFuture<Map<TopicPartition, ProduceResult>> acksAll = rm.produce(Map.of(REP0, records("b")), Acks.ALL, 30_000);
         Log log = log(rm, REP0);
         assertThat(log.logEndOffset()).isEqualTo(2);
         assertThat(log.highWatermark()).as("the single-replica ISR commits at once").isEqualTo(2);
@@ -79,8 +80,8 @@ class ReplicaManagerGroupCommitTest {
 
         cluster.scheduler.runReady();
         assertThat(log.recoveryPoint()).isEqualTo(2);
-        assertThat(acksOne.join().get(REP0)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1));
-        assertThat(acksAll.join().get(REP0)).isEqualTo(new ProduceResult(Errors.NONE, 1, -1));
+        assertThat(acksOne.join().get(REP0)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1, 0));
+        assertThat(acksAll.join().get(REP0)).isEqualTo(new ProduceResult(Errors.NONE, 1, -1, 0));
         assertThat(rm.leaderFlushCount()).isEqualTo(1);
     }
 
@@ -90,7 +91,7 @@ class ReplicaManagerGroupCommitTest {
         ReplicaManager rm = singleBroker(flushEveryMessage());
         List<CompletableFuture<Map<TopicPartition, ProduceResult>>> answers = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            answers.add(rm.produce(Map.of(REP0, records("r" + i)), i % 2 == 0 ? 1 : -1, 30_000));
+            answers.add(rm.produce(Map.of(REP0, records("r" + i)), i % 2 == 0 ? Acks.LEADER : Acks.ALL, 30_000));
         }
         assertThat(answers).noneMatch(CompletableFuture::isDone);
         assertThat(log(rm, REP0).recoveryPoint()).isZero();
@@ -99,7 +100,7 @@ class ReplicaManagerGroupCommitTest {
         assertThat(rm.leaderFlushCount()).as("one force for 20 appends").isEqualTo(1);
         assertThat(log(rm, REP0).recoveryPoint()).isEqualTo(20);
         for (int i = 0; i < 20; i++) {
-            assertThat(answers.get(i).join().get(REP0)).isEqualTo(new ProduceResult(Errors.NONE, i, -1));
+            assertThat(answers.get(i).join().get(REP0)).isEqualTo(new ProduceResult(Errors.NONE, i, -1, 0));
         }
     }
 
@@ -107,14 +108,14 @@ class ReplicaManagerGroupCommitTest {
     @DisplayName("LOG-11 one flusher covers every partition; acks=0 does not wait but its record is flushed too")
     void flusherCoversPartitionsAndAcksZero() {
         ReplicaManager rm = singleBroker(flushEveryMessage());
-        CompletableFuture<Map<TopicPartition, ProduceResult>> acksZero = rm.produce(Map.of(REP0, records("z")), 0, 30_000);
+        CompletableFuture<Map<TopicPartition, ProduceResult>> acksZero = rm.produce(Map.of(REP0, records("z")), Acks.NONE, 30_000);
         CompletableFuture<Map<TopicPartition, ProduceResult>> both =
-                rm.produce(Map.of(REP0, records("a"), REP1, records("b")), 1, 30_000);
-        assertThat(acksZero.join().get(REP0)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1));
+                rm.produce(Map.of(REP0, records("a"), REP1, records("b")), Acks.LEADER, 30_000);
+        assertThat(acksZero.join().get(REP0)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1, 0));
         assertThat(both).isNotDone();
         cluster.scheduler.runReady();
-        assertThat(both.join()).containsEntry(REP0, new ProduceResult(Errors.NONE, 1, -1))
-                .containsEntry(REP1, new ProduceResult(Errors.NONE, 0, -1));
+        assertThat(both.join()).containsEntry(REP0, new ProduceResult(Errors.NONE, 1, -1, 0))
+                .containsEntry(REP1, new ProduceResult(Errors.NONE, 0, -1, 0));
         assertThat(log(rm, REP0).recoveryPoint()).isEqualTo(2);
         assertThat(log(rm, REP1).recoveryPoint()).isEqualTo(1);
         assertThat(rm.leaderFlushCount()).as("one flush per log").isEqualTo(2);
@@ -124,8 +125,8 @@ class ReplicaManagerGroupCommitTest {
     @DisplayName("PRO-3 without a flush due (default flush.messages) acks=1 still answers right after the append")
     void noFlushDueAnswersAtOnce() {
         ReplicaManager rm = singleBroker(ReplicationConfig.builder().replicaLagTimeMaxMs(5000).build());
-        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm.produce(Map.of(REP0, records("a")), 1, 30_000);
-        assertThat(f.join().get(REP0)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1));
+        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm.produce(Map.of(REP0, records("a")), Acks.LEADER, 30_000);
+        assertThat(f.join().get(REP0)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1, 0));
         cluster.scheduler.runReady();
         assertThat(rm.leaderFlushCount()).isZero();
         assertThat(log(rm, REP0).recoveryPoint()).isZero();
@@ -135,20 +136,20 @@ class ReplicaManagerGroupCommitTest {
     @DisplayName("LOG-11 §9 a failed deferred flush takes its log directory offline and fails its waiting produces with KAFKA_STORAGE_ERROR")
     void failedFlushIsAStorageError() {
         ReplicaManager rm = singleBroker(flushEveryMessage());
-        CompletableFuture<Map<TopicPartition, ProduceResult>> acksOne = rm.produce(Map.of(REP0, records("a")), 1, 30_000);
-        CompletableFuture<Map<TopicPartition, ProduceResult>> acksAll = rm.produce(Map.of(REP0, records("b")), -1, 30_000);
+        CompletableFuture<Map<TopicPartition, ProduceResult>> acksOne = rm.produce(Map.of(REP0, records("a")), Acks.LEADER, 30_000);
+        CompletableFuture<Map<TopicPartition, ProduceResult>> acksAll = rm.produce(Map.of(REP0, records("b")), Acks.ALL, 30_000);
         log(rm, REP0).close(); // the disk fails before the flusher runs: every further access fails
         cluster.scheduler.runReady();
         assertThat(acksOne.join().get(REP0).error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
         assertThat(acksAll.join().get(REP0).error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
         assertThat(rm.partition(REP0).orElseThrow().isOffline()).isTrue();
-        assertThat(rm.produce(Map.of(REP0, records("c")), 1, 30_000).join().get(REP0).error())
+        assertThat(rm.produce(Map.of(REP0, records("c")), Acks.LEADER, 30_000).join().get(REP0).error())
                 .isEqualTo(Errors.KAFKA_STORAGE_ERROR);
 
-        CompletableFuture<Map<TopicPartition, ProduceResult>> other = rm.produce(Map.of(REP1, records("d")), 1, 30_000);
+        CompletableFuture<Map<TopicPartition, ProduceResult>> other = rm.produce(Map.of(REP1, records("d")), Acks.LEADER, 30_000);
         cluster.scheduler.runReady();
         assertThat(other.join().get(REP1)).as("the other directory's partitions keep working")
-                .isEqualTo(new ProduceResult(Errors.NONE, 0, -1));
+                .isEqualTo(new ProduceResult(Errors.NONE, 0, -1, 0));
         assertThat(rm.offlineReplicas()).containsExactly(REP0);
     }
 
@@ -156,7 +157,7 @@ class ReplicaManagerGroupCommitTest {
     @DisplayName("PRO-5 a produce waiting for the flush when the broker shuts down is answered once")
     void shutdownAnswersFlushWaits() {
         ReplicaManager rm = singleBroker(flushEveryMessage());
-        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm.produce(Map.of(REP0, records("a")), 1, 30_000);
+        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm.produce(Map.of(REP0, records("a")), Acks.LEADER, 30_000);
         cluster.stop(1, false);
         assertThat(f.join().get(REP0).error()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
         cluster.scheduler.runReady(); // the queued flush finds the log closed: no error, nothing marked offline

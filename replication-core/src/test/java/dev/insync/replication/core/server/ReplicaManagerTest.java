@@ -1,12 +1,13 @@
 package dev.insync.replication.core.server;
 
-import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.fetcher.FetcherManager;
 import dev.insync.replication.core.fetcher.PartitionFetchState;
 import dev.insync.replication.core.fetcher.ReplicaFetcher;
 import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.partition.Partition;
+import dev.insync.replication.core.produce.Acks;
+import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.log.Errors;
@@ -80,10 +81,10 @@ class ReplicaManagerTest {
                 .containsExactly("ReplicaFetcherThread-0-1");
 
         CompletableFuture<Map<TopicPartition, ProduceResult>> f =
-                rm(1).produce(Map.of(REP0, records("a", "b")), -1, 30_000);
+                rm(1).produce(Map.of(REP0, records("a", "b")), Acks.ALL, 30_000);
         assertThat(f).isNotDone(); // the followers have not fetched yet
         cluster.run(0);
-        assertThat(only(f, REP0)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1));
+        assertThat(only(f, REP0)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1, 0));
         for (int b = 1; b <= 3; b++) {
             assertThat(partition(b, REP0).logEndOffset()).as("LEO of broker %d", b).isEqualTo(2);
         }
@@ -94,12 +95,30 @@ class ReplicaManagerTest {
     }
 
     @Test
+    @DisplayName("LOG-4 PRO-5 a produce answers the leader epoch stamped into its batch, also after a new leader epoch")
+    void log4ProduceAnswersTheStampedEpoch() {
+        cluster(defaults(), 1);
+        cluster.setPartition(REP0, List.of(1), List.of(1), 1, 3, 0);
+        ProduceResult first = only(rm(1).produce(Map.of(REP0, records("a")), Acks.LEADER, 30_000), REP0);
+        cluster.setPartition(REP0, List.of(1), List.of(1), 1, 4, 1);
+        ProduceResult second = only(rm(1).produce(Map.of(REP0, records("b")), Acks.ALL, 30_000), REP0);
+
+        assertThat(first).isEqualTo(new ProduceResult(Errors.NONE, 0, -1, 3));
+        assertThat(second).isEqualTo(new ProduceResult(Errors.NONE, 1, -1, 4));
+        Log log = rm(1).logDirectory().log(REP0).orElseThrow();
+        for (ProduceResult r : List.of(first, second)) {
+            assertThat(log.read(r.baseOffset(), 1 << 20, r.baseOffset() + 1).records().batches().iterator().next()
+                    .partitionLeaderEpoch()).isEqualTo(r.leaderEpoch());
+        }
+    }
+
+    @Test
     @DisplayName("PRO-3 acks=1 completes right after the local append, before any follower has it")
     void acksOneCompletesAfterAppend() {
         cluster(defaults(), 1);
         cluster.setPartition(REP0, List.of(1, 2, 3), List.of(1, 2, 3), 1, 0, 0);
-        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm(1).produce(Map.of(REP0, records("x")), 1, 30_000);
-        assertThat(only(f, REP0)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1));
+        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm(1).produce(Map.of(REP0, records("x")), Acks.LEADER, 30_000);
+        assertThat(only(f, REP0)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1, 0));
         assertThat(partition(1, REP0).highWatermark()).isZero();
     }
 
@@ -114,7 +133,7 @@ class ReplicaManagerTest {
         assertThat(parked).isNotDone();
         assertThat(rm(1).pendingFetchCount()).isEqualTo(1);
 
-        rm(1).produce(Map.of(REP0, records("x")), 1, 30_000);
+        rm(1).produce(Map.of(REP0, records("x")), Acks.LEADER, 30_000);
         assertThat(partition(1, REP0).highWatermark()).isZero();
         assertThat(parked).isDone();
         FetchResponse.PartitionData data = parked.join().partitions().get(REP0);
@@ -154,7 +173,7 @@ class ReplicaManagerTest {
         cluster(defaults(), 1);
         cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
         cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
-        rm(1).produce(Map.of(REP0, records("a", "b")), 1, 30_000);
+        rm(1).produce(Map.of(REP0, records("a", "b")), Acks.LEADER, 30_000);
         Map<TopicPartition, Long> atEnd = new LinkedHashMap<>();
         atEnd.put(REP0, 2L);
         atEnd.put(REP1, 0L);
@@ -191,7 +210,7 @@ class ReplicaManagerTest {
         CompletableFuture<FetchResponse> parked = rm(1).fetch(followerFetch(2, 1L, atEnd));
         long before = rm(1).partitionReads();
 
-        rm(1).produce(Map.of(REP1, records("x")), 1, 30_000);
+        rm(1).produce(Map.of(REP1, records("x")), Acks.LEADER, 30_000);
         assertThat(parked).isDone();
         assertThat(rm(1).partitionReads() - before).as("only REP1 is read").isEqualTo(1);
         FetchResponse response = parked.join();
@@ -260,9 +279,9 @@ class ReplicaManagerTest {
         cluster(defaults(), 1);
         cluster.setPartition(REP0, List.of(1), List.of(1), 1, 0, 0);
         cluster.setPartition(REP1, List.of(1), List.of(1), 1, 0, 0);
-        rm(1).produce(Map.of(REP0, records("a")), 1, 30_000);
-        rm(1).produce(Map.of(REP0, records("b")), 1, 30_000);
-        rm(1).produce(Map.of(REP1, records("c")), 1, 30_000);
+        rm(1).produce(Map.of(REP0, records("a")), Acks.LEADER, 30_000);
+        rm(1).produce(Map.of(REP0, records("b")), Acks.LEADER, 30_000);
+        rm(1).produce(Map.of(REP1, records("c")), Acks.LEADER, 30_000);
         Map<TopicPartition, FetchRequest.PartitionData> parts = new LinkedHashMap<>();
         parts.put(REP0, new FetchRequest.PartitionData(0, -1, 1 << 20, OptionalInt.empty(), OptionalInt.empty()));
         parts.put(REP1, new FetchRequest.PartitionData(0, -1, 1 << 20, OptionalInt.empty(), OptionalInt.empty()));
@@ -286,7 +305,7 @@ class ReplicaManagerTest {
         cluster(defaults(), 1, 2);
         cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
         cluster.run(0);
-        rm(1).produce(Map.of(REP0, records("a", "b", "c")), -1, 30_000);
+        rm(1).produce(Map.of(REP0, records("a", "b", "c")), Acks.ALL, 30_000);
         cluster.run(1000);
         assertThat(partition(2, REP0).highWatermark()).isEqualTo(3);
         Path checkpoint = tmp.resolve("broker-2").resolve("replication-offset-checkpoint");
@@ -306,7 +325,7 @@ class ReplicaManagerTest {
         cluster(defaults(), 1);
         cluster.setPartition(REP0, List.of(1), List.of(1), 1, 0, 0);
         cluster.run(0);
-        rm(1).produce(Map.of(REP0, records("a", "b")), 1, 30_000);
+        rm(1).produce(Map.of(REP0, records("a", "b")), Acks.LEADER, 30_000);
         Path recoveryPoints = tmp.resolve("broker-1").resolve("recovery-point-offset-checkpoint");
         Path logStarts = tmp.resolve("broker-1").resolve("log-start-offset-checkpoint");
         cluster.run(ReplicaManager.OFFSET_CHECKPOINT_INTERVAL_MS - 10);
@@ -322,7 +341,7 @@ class ReplicaManagerTest {
         cluster(ReplicationConfig.builder().replicaLagTimeMaxMs(5000).set("flush.ms", 1000).build(), 1);
         cluster.setPartition(REP0, List.of(1), List.of(1), 1, 0, 0);
         cluster.run(0);
-        rm(1).produce(Map.of(REP0, records("a", "b")), 1, 30_000);
+        rm(1).produce(Map.of(REP0, records("a", "b")), Acks.LEADER, 30_000);
         dev.insync.replication.log.Log log = rm(1).logDirectory().log(REP0).orElseThrow();
         assertThat(log.recoveryPoint()).isZero();
         cluster.run(2_100);
@@ -334,7 +353,7 @@ class ReplicaManagerTest {
     void hw5CloseCleanly() throws Exception {
         cluster(defaults(), 1);
         cluster.setPartition(REP0, List.of(1), List.of(1), 1, 0, 0);
-        rm(1).produce(Map.of(REP0, records("a")), -1, 30_000);
+        rm(1).produce(Map.of(REP0, records("a")), Acks.ALL, 30_000);
         cluster.stop(1, true);
         assertThat(Files.readAllLines(tmp.resolve("broker-1").resolve("replication-offset-checkpoint")))
                 .containsExactly("0", "1", "rep 0 1");
@@ -347,11 +366,11 @@ class ReplicaManagerTest {
     void pro5TimesOut() {
         cluster(defaults(), 1);
         cluster.setPartition(REP0, List.of(1, 2, 3), List.of(1, 2, 3), 1, 0, 0);
-        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm(1).produce(Map.of(REP0, records("a")), -1, 2000);
+        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm(1).produce(Map.of(REP0, records("a")), Acks.ALL, 2000);
         cluster.run(1999);
         assertThat(f).isNotDone();
         cluster.run(10);
-        assertThat(only(f, REP0)).isEqualTo(new ProduceResult(Errors.REQUEST_TIMED_OUT, 0, -1));
+        assertThat(only(f, REP0)).isEqualTo(new ProduceResult(Errors.REQUEST_TIMED_OUT, 0, -1, 0));
         assertThat(rm(1).pendingProduceCount()).isZero();
     }
 
@@ -360,7 +379,7 @@ class ReplicaManagerTest {
     void pro5LeadershipLoss() {
         cluster(defaults(), 1);
         cluster.setPartition(REP0, List.of(1, 2, 3), List.of(1, 2, 3), 1, 0, 0);
-        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm(1).produce(Map.of(REP0, records("a")), -1, 30_000);
+        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm(1).produce(Map.of(REP0, records("a")), Acks.ALL, 30_000);
         assertThat(f).isNotDone();
         cluster.setPartition(REP0, List.of(1, 2, 3), List.of(2, 3), 2, 1, 1);
         assertThat(only(f, REP0).error()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
@@ -373,22 +392,20 @@ class ReplicaManagerTest {
     void pro5Shutdown() {
         cluster(defaults(), 1);
         cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
-        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm(1).produce(Map.of(REP0, records("a")), -1, 30_000);
+        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm(1).produce(Map.of(REP0, records("a")), Acks.ALL, 30_000);
         cluster.stop(1, false);
         assertThat(only(f, REP0).error()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
     }
 
     @Test
-    @DisplayName("PRO-1 PRO-2 PRO-5 invalid acks, not leader and unknown partitions each get one error")
+    @DisplayName("PRO-2 PRO-5 not leader and unknown partitions each get one error")
     void pro5Errors() {
         cluster(defaults(), 1, 2);
         cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
         TopicPartition unknown = new TopicPartition("nope", 0);
-        assertThat(only(rm(1).produce(Map.of(REP0, records("a")), 2, 1000), REP0))
-                .isEqualTo(ProduceResult.failed(Errors.INVALID_REQUIRED_ACKS));
-        assertThat(only(rm(2).produce(Map.of(REP0, records("a")), 1, 1000), REP0).error())
+        assertThat(only(rm(2).produce(Map.of(REP0, records("a")), Acks.LEADER, 1000), REP0).error())
                 .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
-        assertThat(only(rm(1).produce(Map.of(unknown, records("a")), 1, 1000), unknown).error())
+        assertThat(only(rm(1).produce(Map.of(unknown, records("a")), Acks.LEADER, 1000), unknown).error())
                 .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
         assertThat(partition(1, REP0).logEndOffset()).isZero();
     }
@@ -398,7 +415,7 @@ class ReplicaManagerTest {
     void ldr2MovesFetcher() {
         cluster(defaults(), 1, 2, 3);
         cluster.setPartition(REP0, List.of(1, 2, 3), List.of(1, 2, 3), 1, 0, 0);
-        rm(1).produce(Map.of(REP0, records("a", "b")), -1, 30_000);
+        rm(1).produce(Map.of(REP0, records("a", "b")), Acks.ALL, 30_000);
         cluster.run(1000);
         assertThat(rm(3).fetcherManager().fetcherFor(REP0)).get().extracting(ReplicaFetcher::name)
                 .isEqualTo("ReplicaFetcherThread-0-1");
@@ -454,7 +471,7 @@ class ReplicaManagerTest {
         cluster.setPartition(REP0, List.of(1, 2, 3), List.of(1, 2, 3), 1, 0, 0);
         cluster.run(0);
         cluster.unreachable.add(3);
-        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm(1).produce(Map.of(REP0, records("a")), -1, 30_000);
+        CompletableFuture<Map<TopicPartition, ProduceResult>> f = rm(1).produce(Map.of(REP0, records("a")), Acks.ALL, 30_000);
         cluster.run(4000);
         assertThat(f).isNotDone();
         cluster.run(4000);
@@ -470,11 +487,11 @@ class ReplicaManagerTest {
         cluster.setPartition(REP0, List.of(1, 2, 3), List.of(1), 1, 0, 0);
         cluster.publish(new MetadataDelta(cluster.nextMetadataOffset(), List.of(), List.of(), List.of(),
                 Map.of("rep", 2)));
-        assertThat(only(rm(1).produce(Map.of(REP0, records("a")), -1, 1000), REP0).error())
+        assertThat(only(rm(1).produce(Map.of(REP0, records("a")), Acks.ALL, 1000), REP0).error())
                 .isEqualTo(Errors.NOT_ENOUGH_REPLICAS);
         cluster.publish(new MetadataDelta(cluster.nextMetadataOffset(), List.of(), List.of(), List.of(),
                 Map.of("rep", 1)));
-        assertThat(only(rm(1).produce(Map.of(REP0, records("a")), -1, 1000), REP0).error()).isEqualTo(Errors.NONE);
+        assertThat(only(rm(1).produce(Map.of(REP0, records("a")), Acks.ALL, 1000), REP0).error()).isEqualTo(Errors.NONE);
     }
 
     private static List<String> values(Log log) {
@@ -497,7 +514,7 @@ class ReplicaManagerTest {
         cluster.run(0);
         for (int i = 1; i <= 10; i++) {
             CompletableFuture<Map<TopicPartition, ProduceResult>> f =
-                    rm(1).produce(Map.of(REP0, records("ok-" + i)), -1, 30_000);
+                    rm(1).produce(Map.of(REP0, records("ok-" + i)), Acks.ALL, 30_000);
             cluster.run(0);
             assertThat(only(f, REP0).error()).isEqualTo(Errors.NONE);
         }
@@ -505,16 +522,16 @@ class ReplicaManagerTest {
         cluster.unreachable.addAll(List.of(2, 3));
         cluster.run(1000);
         for (int i = 1; i <= 5; i++) {
-            assertThat(only(rm(1).produce(Map.of(REP0, records("lost-" + i)), 1, 30_000), REP0).baseOffset())
+            assertThat(only(rm(1).produce(Map.of(REP0, records("lost-" + i)), Acks.LEADER, 30_000), REP0).baseOffset())
                     .isEqualTo(9 + i);
         }
         cluster.stop(1, false); // kill -9: files stay
         cluster.unreachable.clear();
         cluster.setPartition(REP0, List.of(1, 2, 3), List.of(2, 3), 2, 1, 1);
         CompletableFuture<Map<TopicPartition, ProduceResult>> f =
-                rm(2).produce(Map.of(REP0, records("new-1", "new-2", "new-3")), -1, 30_000);
+                rm(2).produce(Map.of(REP0, records("new-1", "new-2", "new-3")), Acks.ALL, 30_000);
         cluster.run(0);
-        assertThat(only(f, REP0)).isEqualTo(new ProduceResult(Errors.NONE, 10, -1));
+        assertThat(only(f, REP0)).isEqualTo(new ProduceResult(Errors.NONE, 10, -1, 1));
 
         ReplicaManager restarted = cluster.start(1);
         cluster.run(2000);
@@ -536,7 +553,7 @@ class ReplicaManagerTest {
         cluster.publish(List.of(new dev.insync.replication.core.metadata.BrokerRegistration(3,
                 cluster.brokerEpochs.get(3), true, false)), List.of());
         cluster.setPartition(REP0, List.of(1, 2, 3), List.of(1, 2), 1, 0, 0);
-        rm(1).produce(Map.of(REP0, records("a")), -1, 30_000);
+        rm(1).produce(Map.of(REP0, records("a")), Acks.ALL, 30_000);
         cluster.run(3000);
         assertThat(partition(3, REP0).logEndOffset()).isEqualTo(1); // caught up
         assertThat(cluster.registrations.get(REP0).isr()).containsExactly(1, 2); // but fenced

@@ -148,8 +148,9 @@ final class TestCluster {
                 logDirEvents.add(brokerId + " none online");
             }
         };
-        ReplicaManager rm = new ReplicaManager(brokerId, config, dirs, scheduler, transport, controller,
-                () -> brokerEpochs.get(brokerId), m, failures);
+        ReplicaManager rm = ReplicaManager.builder(brokerId).config(config).logDirectories(dirs).scheduler(scheduler)
+                .transport(transport).controller(controller).brokerEpoch(() -> brokerEpochs.get(brokerId)).metrics(m)
+                .logDirFailureListener(failures).build();
         managers.put(brokerId, rm);
         rm.startup();
         // Catch up with the metadata so far.

@@ -10,8 +10,9 @@ import java.util.Map;
 /**
  * A Produce (PRO-1..PRO-5): the records of each partition, appended by the leader with
  * {@code acks} 0, 1 or -1 and waiting at most {@code timeoutMs} for acks=-1. A request with
- * {@code acks == 0} gets no response (Kafka's behaviour). The server passes {@code acks} on as it is,
- * so a value other than 0, 1, -1 is answered INVALID_REQUIRED_ACKS per partition (PRO-1).
+ * {@code acks == 0} gets no response (Kafka's behaviour). {@code acks} is the wire value; the server
+ * parses it with {@code Acks.forCode}, so a value other than 0, 1, -1 is answered INVALID_REQUIRED_ACKS
+ * per partition (PRO-1).
  *
  * @param partitions the records per partition, in request order
  */

@@ -1,16 +1,21 @@
 package dev.insync.replication.netty.server;
 
 import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.core.produce.Acks;
+import dev.insync.replication.core.produce.ProduceResult;
+import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.netty.protocol.Apis;
 import dev.insync.replication.netty.protocol.MetadataRequest;
 import dev.insync.replication.netty.protocol.MetadataResponse;
+import dev.insync.replication.netty.protocol.ProduceRequest;
 import dev.insync.replication.netty.protocol.ProduceResponse;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The broker's data-plane handlers: Fetch and Produce to a {@link ReplicaService} (a
@@ -26,10 +31,20 @@ public final class ReplicaApiHandlers {
     public static ServedApis.Builder register(ServedApis.Builder apis, ReplicaService replicas, MetadataView metadata) {
         return apis
                 .add(Apis.FETCH, (ctx, request) -> replicas.fetch(request))
-                .add(Apis.PRODUCE, (ctx, request) -> replicas
-                        .produce(request.partitions(), request.acks(), request.timeoutMs())
-                        .thenApply(ProduceResponse::new))
+                .add(Apis.PRODUCE, (ctx, request) -> produce(replicas, request))
                 .add(Apis.METADATA, (ctx, request) -> CompletableFuture.completedFuture(metadata(metadata, request)));
+    }
+
+    /** PRO-1: acks other than 0, 1 and -1 are answered INVALID_REQUIRED_ACKS for every partition, nothing appended. */
+    static CompletionStage<ProduceResponse> produce(ReplicaService replicas, ProduceRequest request) {
+        Acks acks;
+        try {
+            acks = Acks.forCode(request.acks());
+        } catch (ApiException e) {
+            return CompletableFuture.completedFuture(new ProduceResponse(
+                    ProduceResult.failedForAll(request.partitions().keySet(), e.error())));
+        }
+        return replicas.produce(request.partitions(), acks, request.timeoutMs()).thenApply(ProduceResponse::new);
     }
 
     /** The Metadata answer: every requested topic, unknown ones with UNKNOWN_TOPIC_OR_PARTITION. */

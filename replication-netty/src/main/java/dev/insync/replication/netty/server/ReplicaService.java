@@ -1,5 +1,6 @@
 package dev.insync.replication.netty.server;
 
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
@@ -13,7 +14,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * What the Fetch and Produce handlers call: {@link ReplicaManager}'s two entry points, as an
- * interface so that tests can put a recording double behind a real server.
+ * interface so that tests can put a recording double behind a real server. The Produce handler
+ * has parsed the wire's acks already ({@link Acks#forCode}, PRO-1).
  */
 public interface ReplicaService {
 
@@ -22,7 +24,7 @@ public interface ReplicaService {
 
     /** {@link ReplicaManager#produce}. */
     CompletionStage<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
-                                                                int requiredAcks, long timeoutMs);
+                                                                Acks acks, long timeoutMs);
 
     /** The service of a broker's replica manager. */
     static ReplicaService of(ReplicaManager replicaManager) {
@@ -35,8 +37,8 @@ public interface ReplicaService {
 
             @Override
             public CompletionStage<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
-                                                                               int requiredAcks, long timeoutMs) {
-                return replicaManager.produce(entries, requiredAcks, timeoutMs);
+                                                                               Acks acks, long timeoutMs) {
+                return replicaManager.produce(entries, acks, timeoutMs);
             }
 
             @Override

@@ -97,7 +97,7 @@ class ClientConnectionTest {
                 1000, Map.of(REP0, TestMessages.validRecords(new Random(1), 1))));
         produce.whenComplete((r, e) -> completions.add("produce"));
         List<Object> calls = replicas.awaitCalls(2, WAIT_S * 1000);
-        ((ProduceCall) calls.get(1)).answer().complete(Map.of(REP0, new ProduceResult(Errors.NONE, 3, -1)));
+        ((ProduceCall) calls.get(1)).answer().complete(Map.of(REP0, new ProduceResult(Errors.NONE, 3, -1, 0)));
         FetchCall f = (FetchCall) calls.get(0);
         f.answer().complete(RecordingReplicaService.emptyAnswer(f.request()));
         assertThat(produce.get(WAIT_S, TimeUnit.SECONDS).partitions().get(REP0).baseOffset()).isEqualTo(3);

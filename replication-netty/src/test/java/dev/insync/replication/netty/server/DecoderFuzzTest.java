@@ -3,6 +3,7 @@ package dev.insync.replication.netty.server;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.server.ReplicaManager;
@@ -160,7 +161,7 @@ class DecoderFuzzTest {
         }
         ProduceCall p = (ProduceCall) call;
         return TestMessages.bytes(TestMessages.requestFrame(Apis.PRODUCE, h.apiVersion(), h.correlationId(),
-                h.clientId(), new ProduceRequest((short) p.acks(), (int) p.timeoutMs(), p.entries())));
+                h.clientId(), new ProduceRequest((short) p.acks().code(), (int) p.timeoutMs(), p.entries())));
     }
 
     @Test
@@ -201,9 +202,9 @@ class DecoderFuzzTest {
         ReplicationConfig config = ReplicationConfig.defaults();
         LogDirectory dir = LogDirectory.open(tmp.resolve("broker-1"), config.logConfig(), scheduler.time()::milliseconds);
         InTestController controller = new InTestController(Runnable::run);
-        ReplicaManager rm = new ReplicaManager(1, config, dir, scheduler,
-                (leader, req) -> CompletableFuture.failedFuture(new IOException("no network in this test")),
-                controller, () -> 1L, new InMemoryReplicationMetrics());
+        ReplicaManager rm = ReplicaManager.builder(1).config(config).logDirectory(dir).scheduler(scheduler)
+                .transport((leader, req) -> CompletableFuture.failedFuture(new IOException("no network in this test")))
+                .controller(controller).brokerEpoch(() -> 1L).metrics(new InMemoryReplicationMetrics()).build();
         rm.startup();
         try {
             controller.addBroker(1, 1L, rm);
@@ -211,7 +212,7 @@ class DecoderFuzzTest {
                     false));
             scheduler.advance(0);
             Map<TopicPartition, ProduceResult> first = rm.produce(Map.of(REP0, TestMessages.validRecords(new Random(3), 5)),
-                    1, 30_000).get();
+                    Acks.LEADER, 30_000).get();
             assertThat(first.get(REP0).error()).isEqualTo(Errors.NONE);
             scheduler.advance(config.replicaHighWatermarkCheckpointIntervalMs()); // HW-5's checkpoint is written once
             Map<String, byte[]> filesBefore = files(dir.path());
@@ -255,7 +256,7 @@ class DecoderFuzzTest {
             assertThat(s.metrics().malformedFrames()).isPositive();
 
             // And the broker still works: a good produce appends at the end.
-            assertThat(rm.produce(Map.of(REP0, TestMessages.validRecords(r, 1)), 1, 1000).get().get(REP0).baseOffset())
+            assertThat(rm.produce(Map.of(REP0, TestMessages.validRecords(r, 1)), Acks.LEADER, 1000).get().get(REP0).baseOffset())
                     .isEqualTo(5);
         } finally {
             rm.shutdown();

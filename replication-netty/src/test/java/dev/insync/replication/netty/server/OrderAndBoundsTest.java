@@ -1,5 +1,6 @@
 package dev.insync.replication.netty.server;
 
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.log.Errors;
@@ -52,7 +53,7 @@ class OrderAndBoundsTest {
     }
 
     private static Map<TopicPartition, ProduceResult> produced(long offset) {
-        return Map.of(REP0, new ProduceResult(Errors.NONE, offset, -1));
+        return Map.of(REP0, new ProduceResult(Errors.NONE, offset, -1, 0));
     }
 
     @Test
@@ -75,6 +76,22 @@ class OrderAndBoundsTest {
     }
 
     @Test
+    @DisplayName("PRO-1 a produce with acks other than 0, 1, -1 is answered INVALID_REQUIRED_ACKS per partition and never reaches the broker")
+    void pro1InvalidAcksAnsweredAtTheWire() {
+        EmbeddedServer s = new EmbeddedServer(replicas, NetworkConfig.defaults());
+        ch = s.connect();
+        ch.writeInbound(produce(5, 2));
+        ch.writeInbound(produce(6, -2));
+        assertThat(replicas.calls()).isEmpty();
+        var responses = EmbeddedServer.responses(ch);
+        assertThat(EmbeddedServer.correlationIds(responses)).containsExactly(5, 6);
+        for (var response : responses) {
+            assertThat(Apis.PRODUCE.responseCodec().read((short) 0, response.bodyReader()).partitions())
+                    .isEqualTo(Map.of(REP0, ProduceResult.failed(Errors.INVALID_REQUIRED_ACKS)));
+        }
+    }
+
+    @Test
     @DisplayName("NET-2 an acks=0 produce is dispatched in order but answered with nothing")
     void acksZeroHasNoAnswer() {
         EmbeddedServer s = new EmbeddedServer(replicas, NetworkConfig.defaults());
@@ -84,7 +101,7 @@ class OrderAndBoundsTest {
         ch.writeInbound(TestMessages.requestFrame(Apis.METADATA, 3, MetadataRequest.allTopics()));
         List<Object> calls = replicas.calls();
         assertThat(calls).hasSize(2);
-        assertThat(((ProduceCall) calls.get(1)).acks()).isZero();
+        assertThat(((ProduceCall) calls.get(1)).acks()).isEqualTo(Acks.NONE);
         ((ProduceCall) calls.get(1)).answer().complete(produced(0));
         FetchCall fetch = (FetchCall) calls.get(0);
         fetch.answer().complete(RecordingReplicaService.emptyAnswer(fetch.request()));

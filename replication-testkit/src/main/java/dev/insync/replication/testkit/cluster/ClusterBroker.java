@@ -4,11 +4,13 @@ import dev.insync.replication.core.broker.BrokerLifecycleManager;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
 import dev.insync.replication.core.partition.Partition;
+import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.core.server.LogDirFailureListener;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.Log;
@@ -44,9 +46,6 @@ final class ClusterBroker {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterBroker.class);
 
-    /** Where a broker is in its life. */
-    enum Status { RUNNING, PAUSED, DOWN }
-
     private final int id;
     private final NodeId node;
     /** Kafka's {@code log.dirs}; the first is {@link #dataDir()}. */
@@ -58,13 +57,17 @@ final class ClusterBroker {
     /** This broker's log directory's durability (and fault hook); per broker, never JVM-wide. */
     private final FileSync fileSync;
 
-    private volatile Status status = Status.DOWN;
+    private volatile BrokerStatus status = BrokerStatus.DOWN;
     private int incarnation;
     private List<LogDirectory> logDirectories;
     private ReplicaManager replicaManager;
     private BrokerLifecycleManager lifecycle;
     private MetadataDeltaSequencer sequencer;
     private InMemoryReplicationMetrics metrics;
+    /** The current incarnation's node scheduler, null while down. */
+    private volatile Scheduler scheduler;
+    /** The public face of this broker ({@link InMemoryCluster#broker(int)}). */
+    private final BrokerHandle handle = new BrokerHandle(this);
 
     ClusterBroker(int id, List<Path> logDirs, ReplicationConfig config, NodeRuntime runtime, InMemoryNetwork network,
                   Set<Mutation> mutations, FileSync fileSync) {
@@ -90,7 +93,20 @@ final class ClusterBroker {
         return logDirs.get(0);
     }
 
-    Status status() {
+    /** Every log directory, the first being {@link #dataDir()}. */
+    List<Path> logDirs() {
+        return logDirs;
+    }
+
+    BrokerHandle handle() {
+        return handle;
+    }
+
+    Optional<Scheduler> scheduler() {
+        return Optional.ofNullable(scheduler);
+    }
+
+    BrokerStatus status() {
         return status;
     }
 
@@ -101,7 +117,7 @@ final class ClusterBroker {
 
     /** Starts a new process: opens (and recovers) the log directory, registers, serves. */
     void start() {
-        if (status != Status.DOWN) {
+        if (status != BrokerStatus.DOWN) {
             throw new IllegalStateException("Broker " + id + " is " + status + ", not down");
         }
         if (runtime.state(node) == NodeRuntime.NodeState.DOWN) {
@@ -109,19 +125,23 @@ final class ClusterBroker {
         }
         incarnation++;
         Scheduler scheduler = runtime.forNode(node);
+        this.scheduler = scheduler;
         logDirectories = openLogDirectories(scheduler);
         long previousEpoch = previousCleanShutdownEpoch(logDirectories);
         metrics = new InMemoryReplicationMetrics();
         MetadataDeltaSequencer[] sequencerRef = new MetadataDeltaSequencer[1];
         ReplicaManager[] replicaManagerRef = new ReplicaManager[1];
-        lifecycle = new BrokerLifecycleManager(id, previousEpoch, network.controllerChannelFor(id),
-                scheduler.newSerialExecutor("BrokerLifecycleManager-" + id), scheduler,
-                config.brokerHeartbeatIntervalMs(), config.brokerRegistrationRetryBackoffMs(),
-                () -> sequencerRef[0].appliedOffset(),
-                () -> replicaManagerRef[0] == null ? List.of() : replicaManagerRef[0].offlineReplicas());
+        lifecycle = BrokerLifecycleManager.builder(id, network.controllerChannelFor(id), scheduler)
+                .previousBrokerEpoch(previousEpoch)
+                .heartbeatIntervalMs(config.brokerHeartbeatIntervalMs())
+                .registrationRetryBackoffMs(config.brokerRegistrationRetryBackoffMs())
+                .metadataOffset(() -> sequencerRef[0].appliedOffset())
+                .offlineReplicas(() -> replicaManagerRef[0] == null ? List.of() : replicaManagerRef[0].offlineReplicas())
+                .build();
         BrokerLifecycleManager lm = lifecycle;
-        replicaManager = new ReplicaManager(id, config, logDirectories, scheduler, network.transportFor(id),
-                network.controllerChannelFor(id), lifecycle::brokerEpoch, metrics, logDirFailures(lm));
+        replicaManager = ReplicaManager.builder(id).config(config).logDirectories(logDirectories).scheduler(scheduler)
+                .transport(network.transportFor(id)).controller(network.controllerChannelFor(id))
+                .brokerEpoch(lifecycle::brokerEpoch).metrics(metrics).logDirFailureListener(logDirFailures(lm)).build();
         replicaManagerRef[0] = replicaManager;
         // LDR-4: act on metadata only once caught up with the controller's log (see InitialMetadataLoad).
         sequencer = new MetadataDeltaSequencer(new InitialMetadataLoad(replicaManager::applyMetadataDelta,
@@ -140,7 +160,7 @@ final class ClusterBroker {
                 : request));
         rm.startup();
         lifecycle.start();
-        status = Status.RUNNING;
+        status = BrokerStatus.RUNNING;
         LOG.debug("Broker {} started (incarnation {}, previous clean epoch {})", id, incarnation, previousEpoch);
     }
 
@@ -181,17 +201,22 @@ final class ClusterBroker {
         };
     }
 
+    /** The broker's produce handler; PRO-1: the wire's acks are parsed here, a bad value is answered at once. */
     private static CompletableFuture<ClientRpc.ProduceResponse> produce(ReplicaManager rm, ClientRpc.ProduceRequest request) {
         TopicPartition tp = request.topicPartition();
-        // The append happens inside produce() on this thread, so the epoch read just before it is
-        // the one stamped into the batch (LOG-4).
-        int epoch = rm.partition(tp).map(Partition::leaderEpoch).orElse(-1);
-        return rm.produce(Map.of(tp, request.records()), request.acks(), request.timeoutMs())
+        Acks acks;
+        try {
+            acks = Acks.forCode(request.acks());
+        } catch (ApiException e) {
+            return CompletableFuture.completedFuture(new ClientRpc.ProduceResponse(e.error(), -1, -1));
+        }
+        return rm.produce(Map.of(tp, request.records()), acks, request.timeoutMs())
                 .thenApply(results -> {
                     ProduceResult r = results.get(tp);
+                    // LOG-4: the epoch the records were stamped with, read by the append itself.
                     return r == null
                             ? new ClientRpc.ProduceResponse(Errors.UNKNOWN_SERVER_ERROR, -1, -1)
-                            : new ClientRpc.ProduceResponse(r.error(), r.baseOffset(), epoch);
+                            : new ClientRpc.ProduceResponse(r.error(), r.baseOffset(), r.leaderEpoch());
                 });
     }
 
@@ -206,16 +231,16 @@ final class ClusterBroker {
 
     /** SIGSTOP. */
     void pause() {
-        requireStatus(Status.RUNNING);
+        requireStatus(BrokerStatus.RUNNING);
         runtime.pause(node);
-        status = Status.PAUSED;
+        status = BrokerStatus.PAUSED;
     }
 
     /** SIGCONT. */
     void resume() {
-        requireStatus(Status.PAUSED);
+        requireStatus(BrokerStatus.PAUSED);
         runtime.resume(node);
-        status = Status.RUNNING;
+        status = BrokerStatus.RUNNING;
     }
 
     /** kill -9: the process and its memory are gone; files stay as written (the OS has them). */
@@ -254,7 +279,7 @@ final class ClusterBroker {
      * cleanly, leaving the clean-shutdown marker. The future completes when the broker is down.
      */
     CompletableFuture<Void> controlledShutdown() {
-        requireStatus(Status.RUNNING);
+        requireStatus(BrokerStatus.RUNNING);
         BrokerLifecycleManager lm = lifecycle;
         ReplicaManager rm = replicaManager;
         CompletableFuture<Void> down = new CompletableFuture<>();
@@ -274,7 +299,8 @@ final class ClusterBroker {
     }
 
     private void clearProcessState() {
-        status = Status.DOWN;
+        status = BrokerStatus.DOWN;
+        scheduler = null;
         logDirectories = null;
         replicaManager = null;
         lifecycle = null;
@@ -312,7 +338,7 @@ final class ClusterBroker {
      * partition goes offline and every log reopens without recovery truncation.
      */
     void closeQuietly() {
-        if (status == Status.DOWN) {
+        if (status == BrokerStatus.DOWN) {
             return;
         }
         runtime.kill(node);
@@ -325,14 +351,14 @@ final class ClusterBroker {
         clearProcessState();
     }
 
-    private void requireStatus(Status expected) {
+    private void requireStatus(BrokerStatus expected) {
         if (status != expected) {
             throw new IllegalStateException("Broker " + id + " is " + status + ", expected " + expected);
         }
     }
 
     private void requireAlive() {
-        if (status == Status.DOWN) {
+        if (status == BrokerStatus.DOWN) {
             throw new IllegalStateException("Broker " + id + " is already down");
         }
     }

@@ -3,12 +3,12 @@ package dev.insync.replication.testkit.cluster;
 import dev.insync.replication.log.record.Record;
 import dev.insync.replication.log.record.RecordBatch;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A record as a test reads it: from a {@link TestConsumer} (always below the leader's HW) or from a
- * broker's log through {@link ClusterAdmin#records}.
+ * A record as a test reads it, key and value as UTF-8 text: from a {@link TestConsumer} (always below the
+ * leader's HW) or from a broker's log through {@link ClusterAdmin#records}. The UTF-8 view of
+ * {@link ConsumedBytes}.
  *
  * @param offset       its offset
  * @param leaderEpoch  the partitionLeaderEpoch of its batch
@@ -19,15 +19,15 @@ public record ConsumedRecord(long offset, int leaderEpoch, String key, String va
 
     /** {@code record} of {@code batch}, its key and value decoded as UTF-8. */
     public static ConsumedRecord of(RecordBatch batch, Record record) {
-        return new ConsumedRecord(record.offset(), batch.partitionLeaderEpoch(), utf8(record.key()), utf8(record.value()));
+        return of(ConsumedBytes.of(batch, record));
     }
 
-    private static String utf8(ByteBuffer buffer) {
-        if (buffer == null) {
-            return null;
-        }
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.duplicate().get(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
+    /** The UTF-8 view of {@code bytes} (headers and timestamp left out). */
+    public static ConsumedRecord of(ConsumedBytes bytes) {
+        return new ConsumedRecord(bytes.offset(), bytes.leaderEpoch(), utf8(bytes.key()), utf8(bytes.value()));
+    }
+
+    private static String utf8(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -204,7 +204,7 @@ public final class InMemoryCluster implements AutoCloseable {
 
     /** Starts a stopped broker again: a new broker epoch, recovery from its directory. */
     public void restart(int brokerId) {
-        broker(brokerId).start();
+        broker(brokerId).restart();
     }
 
     /**
@@ -213,11 +213,6 @@ public final class InMemoryCluster implements AutoCloseable {
      */
     public CompletableFuture<Void> controlledShutdown(int brokerId) {
         return broker(brokerId).controlledShutdown();
-    }
-
-    /** Whether the broker is running, paused or down. */
-    public String brokerStatus(int brokerId) {
-        return broker(brokerId).status().name();
     }
 
     // --------------------------------------------------------------------------- network faults
@@ -369,12 +364,19 @@ public final class InMemoryCluster implements AutoCloseable {
         return Collections.unmodifiableList(new ArrayList<>(brokers.keySet()));
     }
 
-    ClusterBroker broker(int brokerId) {
+    /**
+     * Broker {@code brokerId}: its status ({@link BrokerHandle#status()}), files, the live objects of
+     * its running incarnation, and the fault verbs. The fault methods of this class are shorthands
+     * for the handle's.
+     *
+     * @throws IllegalArgumentException if the cluster has no such broker
+     */
+    public BrokerHandle broker(int brokerId) {
         ClusterBroker b = brokers.get(brokerId);
         if (b == null) {
             throw new IllegalArgumentException("No broker " + brokerId + " in this cluster (brokers " + brokers.keySet() + ")");
         }
-        return b;
+        return b.handle();
     }
 
     /**

@@ -62,12 +62,22 @@ public final class TestConsumer {
     }
 
     /**
-     * One fetch from the leader at the current position; advances the position past what it
-     * returns. An error or no answer within {@link #POLL_TIMEOUT_MS} gives an empty list.
+     * {@link #pollBytes} with keys and values decoded as UTF-8: one fetch from the leader at the
+     * current position; advances the position past what it returns. An error or no answer within
+     * {@link #POLL_TIMEOUT_MS} gives an empty list.
      */
     public CompletableFuture<List<ConsumedRecord>> poll(String topic, int partition) {
+        return pollBytes(topic, partition).thenApply(records -> records.stream().map(ConsumedRecord::of).toList());
+    }
+
+    /**
+     * One fetch from the leader at the current position, records byte for byte with their headers;
+     * advances the position past what it returns. An error or no answer within
+     * {@link #POLL_TIMEOUT_MS} gives an empty list. Completes on this client's executor.
+     */
+    public CompletableFuture<List<ConsumedBytes>> pollBytes(String topic, int partition) {
         TopicPartition tp = new TopicPartition(topic, partition);
-        CompletableFuture<List<ConsumedRecord>> result = new CompletableFuture<>();
+        CompletableFuture<List<ConsumedBytes>> result = new CompletableFuture<>();
         executor.execute(() -> {
             int leader = cluster.controller().partition(tp).map(PartitionRegistration::leader)
                     .orElse(PartitionRegistration.NO_LEADER);
@@ -89,17 +99,17 @@ public final class TestConsumer {
         return result;
     }
 
-    private synchronized List<ConsumedRecord> accept(TopicPartition tp, long requestedPosition, FetchResponse response) {
+    private synchronized List<ConsumedBytes> accept(TopicPartition tp, long requestedPosition, FetchResponse response) {
         FetchResponse.PartitionData data = response.partitions().get(tp);
         if (data == null || data.error() != Errors.NONE || positions.getOrDefault(tp, 0L) != requestedPosition) {
             return List.of();
         }
-        List<ConsumedRecord> out = new ArrayList<>();
+        List<ConsumedBytes> out = new ArrayList<>();
         long next = requestedPosition;
         for (RecordBatch batch : data.records().batches()) {
             for (Record r : batch.records()) {
                 if (r.offset() >= requestedPosition && r.offset() < data.highWatermark()) {
-                    out.add(ConsumedRecord.of(batch, r));
+                    out.add(ConsumedBytes.of(batch, r));
                     next = r.offset() + 1;
                 }
             }

@@ -4,11 +4,13 @@ import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.record.Header;
 import dev.insync.replication.log.record.MemoryRecords;
 import dev.insync.replication.log.record.RecordBatchBuilder;
 import dev.insync.replication.testkit.sim.NodeId;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -43,7 +45,8 @@ public final class TestProducer {
     }
 
     /**
-     * Sends one record.
+     * Sends one record whose key and value are UTF-8 text, without headers: {@link #send(String, int,
+     * byte[], byte[], List, int, long)} with the text's bytes.
      *
      * @param acks      0, 1 or -1 (all); anything else ends with INVALID_REQUIRED_ACKS from the broker
      * @param timeoutMs how long the leader may wait for acks=all (the request's timeout)
@@ -51,6 +54,25 @@ public final class TestProducer {
      */
     public CompletableFuture<ProduceOutcome> send(String topic, int partition, String key, String value, int acks,
                                                   long timeoutMs) {
+        return send(topic, partition, bytes(key), bytes(value), List.of(), acks, timeoutMs);
+    }
+
+    /**
+     * Sends one record.
+     *
+     * @param key       its key, or null (copied)
+     * @param value     its value, or null (copied)
+     * @param headers   its headers, in order
+     * @param acks      0, 1 or -1 (all); anything else ends with INVALID_REQUIRED_ACKS from the broker
+     * @param timeoutMs how long the leader may wait for acks=all (the request's timeout)
+     * @return the outcome; completes on this client's executor
+     */
+    public CompletableFuture<ProduceOutcome> send(String topic, int partition, byte[] key, byte[] value,
+                                                  List<Header> headers, int acks, long timeoutMs) {
+        // Copied now: the record is built later on this client's executor.
+        byte[] recordKey = key == null ? null : key.clone();
+        byte[] recordValue = value == null ? null : value.clone();
+        List<Header> recordHeaders = List.copyOf(headers);
         TopicPartition tp = new TopicPartition(topic, partition);
         CompletableFuture<ProduceOutcome> outcome = new CompletableFuture<>();
         executor.execute(() -> {
@@ -65,7 +87,7 @@ public final class TestProducer {
                 return;
             }
             MemoryRecords records = new RecordBatchBuilder(0)
-                    .append(scheduler.time().milliseconds(), bytes(key), bytes(value))
+                    .append(scheduler.time().milliseconds(), recordKey, recordValue, recordHeaders)
                     .build();
             Scheduler.Cancellable deadline = scheduler.schedule(executor,
                     () -> outcome.complete(ProduceOutcome.failed(Errors.REQUEST_TIMED_OUT)),

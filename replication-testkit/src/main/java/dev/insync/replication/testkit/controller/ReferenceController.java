@@ -1,5 +1,6 @@
 package dev.insync.replication.testkit.controller;
 
+import dev.insync.replication.core.config.TopicConfigs;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.AlterPartitionResponse.PartitionResult;
@@ -285,7 +286,7 @@ public final class ReferenceController {
             if (isr.isEmpty()) {
                 throw new IllegalArgumentException("No replica of " + tp + " (" + replicas + ") is active");
             }
-            created.add(new PartitionRegistration(tp, replicas, isr, List.of(), List.of(), isr.get(0), 0, 0, false));
+            created.add(PartitionRegistration.builder(tp).replicas(replicas).isr(isr).leader(isr.get(0)).build());
         }
         topics.put(topic, new TopicInfo(minInsyncReplicas, uncleanLeaderElection));
         DeltaBuilder delta = new DeltaBuilder();
@@ -471,7 +472,7 @@ public final class ReferenceController {
         }
         List<Integer> elr;
         List<Integer> lastKnownElr;
-        int effectiveMinIsr = Math.min(topic.minInsyncReplicas, replicas.size());
+        int effectiveMinIsr = TopicConfigs.effectiveMinIsr(topic.minInsyncReplicas, replicas.size());
         if (uncleanElection || isr.size() >= effectiveMinIsr) {
             elr = List.of();
             lastKnownElr = List.of();

@@ -8,6 +8,7 @@ import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.core.replica.ReplicaState;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEndOffset;
+import dev.insync.replication.testkit.cluster.BrokerStatus;
 import dev.insync.replication.testkit.cluster.ClusterAdmin;
 import dev.insync.replication.testkit.cluster.InMemoryCluster;
 
@@ -92,8 +93,8 @@ public final class LogLineObserver {
     /** Compares every broker's state with the last sample and records the lines the change logged. */
     public void sample() {
         for (int brokerId : cluster.brokerIds()) {
-            if (!"RUNNING".equals(cluster.brokerStatus(brokerId))) {
-                if ("DOWN".equals(cluster.brokerStatus(brokerId))) {
+            if (cluster.broker(brokerId).status() != BrokerStatus.RUNNING) {
+                if (cluster.broker(brokerId).status() == BrokerStatus.DOWN) {
                     seen.remove(brokerId);
                 }
                 continue;

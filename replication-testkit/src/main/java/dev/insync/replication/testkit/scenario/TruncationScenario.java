@@ -4,6 +4,7 @@ import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.testkit.cluster.BrokerStatus;
 import dev.insync.replication.testkit.cluster.ConsumedRecord;
 import dev.insync.replication.testkit.cluster.InMemoryCluster;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
@@ -227,7 +228,7 @@ public final class TruncationScenario implements Scenario {
     }
 
     private static boolean sameLog(ScenarioRun run, int a, int b) {
-        return "RUNNING".equals(run.cluster().brokerStatus(a))
+        return run.cluster().broker(a).status() == BrokerStatus.RUNNING
                 && run.admin().records(a, TOPIC, 0).equals(run.admin().records(b, TOPIC, 0));
     }
 

@@ -2,6 +2,7 @@ package dev.insync.replication.testkit.simulation;
 
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.epoch.EpochEntry;
+import dev.insync.replication.testkit.cluster.BrokerStatus;
 import dev.insync.replication.testkit.cluster.ConsumedRecord;
 import dev.insync.replication.testkit.cluster.InMemoryCluster;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
@@ -123,7 +124,7 @@ public final class Recorder {
     public void sample() {
         long t = cluster.nowMs();
         for (int b : cluster.brokerIds()) {
-            if ("DOWN".equals(cluster.brokerStatus(b))) {
+            if (cluster.broker(b).status() == BrokerStatus.DOWN) {
                 continue;
             }
             Optional<Partition> p = cluster.admin().partitionState(b, topic, partition);

@@ -2,6 +2,8 @@ package dev.insync.replication.testkit.simulation;
 
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.Partition;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.testkit.cluster.BrokerStatus;
 import dev.insync.replication.testkit.cluster.InMemoryCluster;
 import dev.insync.replication.testkit.cluster.Mutation;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
@@ -10,7 +12,6 @@ import dev.insync.replication.testkit.cluster.TestProducer;
 import dev.insync.replication.testkit.history.HistoryEvent;
 import dev.insync.replication.testkit.history.InvariantChecker;
 import dev.insync.replication.testkit.history.Violation;
-import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.testkit.network.LinkConfig;
 
 import java.io.IOException;
@@ -267,7 +268,7 @@ public final class Simulation {
 
     private boolean appliedEverywhere(int minInsyncReplicas) {
         for (int b : replicas) {
-            if ("RUNNING".equals(cluster.brokerStatus(b))) {
+            if (cluster.broker(b).status() == BrokerStatus.RUNNING) {
                 Optional<Partition> p = cluster.admin().partitionState(b, TOPIC, 0);
                 if (p.isPresent() && p.get().minInsyncReplicas() != minInsyncReplicas) {
                     return false;
@@ -295,10 +296,10 @@ public final class Simulation {
         recorder.sample();
     }
 
-    private List<Integer> brokersIn(String status) {
+    private List<Integer> brokersIn(BrokerStatus status) {
         List<Integer> out = new ArrayList<>();
         for (int b : replicas) {
-            if (status.equals(cluster.brokerStatus(b)) && b != shuttingDown) {
+            if (cluster.broker(b).status() == status && b != shuttingDown) {
                 out.add(b);
             }
         }
@@ -306,18 +307,18 @@ public final class Simulation {
     }
 
     private int notRunning() {
-        return brokersIn("PAUSED").size() + brokersIn("DOWN").size() + (shuttingDown >= 0 ? 1 : 0);
+        return brokersIn(BrokerStatus.PAUSED).size() + brokersIn(BrokerStatus.DOWN).size() + (shuttingDown >= 0 ? 1 : 0);
     }
 
     private void pauseOrResume() {
-        List<Integer> paused = brokersIn("PAUSED");
+        List<Integer> paused = brokersIn(BrokerStatus.PAUSED);
         if (!paused.isEmpty() && (random.nextBoolean() || notRunning() >= 2)) {
             int b = pick(paused);
             cluster.resume(b);
             recorder.fault("resume", List.of(b));
             return;
         }
-        List<Integer> running = brokersIn("RUNNING");
+        List<Integer> running = brokersIn(BrokerStatus.RUNNING);
         if (notRunning() < 2 && !running.isEmpty() && !crashInProgress()) {
             int b = pick(running);
             cluster.pause(b);
@@ -330,7 +331,7 @@ public final class Simulation {
         if (shuttingDown >= 0) {
             return;
         }
-        List<Integer> down = brokersIn("DOWN");
+        List<Integer> down = brokersIn(BrokerStatus.DOWN);
         if (!down.isEmpty()) {
             int b = pick(down);
             cluster.restart(b);
@@ -380,9 +381,9 @@ public final class Simulation {
      * unclean election, which this model excludes: Kafka promises no availability there.
      */
     private List<Integer> crashable(boolean pausedToo) {
-        List<Integer> candidates = new ArrayList<>(brokersIn("RUNNING"));
+        List<Integer> candidates = new ArrayList<>(brokersIn(BrokerStatus.RUNNING));
         if (pausedToo) {
-            candidates.addAll(brokersIn("PAUSED"));
+            candidates.addAll(brokersIn(BrokerStatus.PAUSED));
         }
         candidates.sort(null);
         List<Integer> isr = cluster.controller().partition(new TopicPartition(TOPIC, 0))
@@ -390,7 +391,7 @@ public final class Simulation {
         // Another ISR member must stay eligible while this one is down: running, not shutting
         // down, and in touch with the controller (a fenced one would be dropped from the ISR).
         candidates.removeIf(b -> isr.stream().noneMatch(member -> member != b && member != shuttingDown
-                && "RUNNING".equals(cluster.brokerStatus(member)) && !isolated.contains(member)));
+                && cluster.broker(member).status() == BrokerStatus.RUNNING && !isolated.contains(member)));
         int leader = cluster.controller().partition(new TopicPartition(TOPIC, 0))
                 .map(PartitionRegistration::leader).orElse(PartitionRegistration.NO_LEADER);
         if (candidates.contains(leader) && random.nextDouble() < TARGET_LEADER_PROBABILITY) {
@@ -403,7 +404,7 @@ public final class Simulation {
     /** Whether a broker is down or shutting down: then no other broker is paused or isolated. */
     private boolean crashInProgress() {
         pollShutdown();
-        return shuttingDown >= 0 || !brokersIn("DOWN").isEmpty();
+        return shuttingDown >= 0 || !brokersIn(BrokerStatus.DOWN).isEmpty();
     }
 
     /** Notices a controlled shutdown that has finished. */
@@ -481,7 +482,7 @@ public final class Simulation {
             cluster.setLinks(LinkConfig.DEFAULT);
             slowLinks = false;
         }
-        for (int b : brokersIn("PAUSED")) {
+        for (int b : brokersIn(BrokerStatus.PAUSED)) {
             cluster.resume(b);
             recorder.fault("resume", List.of(b));
         }
@@ -496,7 +497,7 @@ public final class Simulation {
             pollShutdown();
             shuttingDown = -1;
         }
-        for (int b : brokersIn("DOWN")) {
+        for (int b : brokersIn(BrokerStatus.DOWN)) {
             cluster.restart(b);
             recorder.fault("restart", List.of(b));
         }
@@ -524,7 +525,7 @@ public final class Simulation {
         long leo = -1;
         long hw = -1;
         for (int b : replicas) {
-            if (!"RUNNING".equals(cluster.brokerStatus(b))) {
+            if (cluster.broker(b).status() != BrokerStatus.RUNNING) {
                 return false;
             }
             Optional<Partition> p = cluster.admin().partitionState(b, TOPIC, 0);

@@ -60,7 +60,7 @@ class LogDirFailureTest {
                         .isEqualTo(Errors.NONE);
             }
             assertThat(cluster.controller().broker(1).orElseThrow().fenced()).as("the broker keeps serving").isFalse();
-            assertThat(cluster.brokerStatus(1)).isEqualTo("RUNNING");
+            assertThat(cluster.broker(1).status()).isEqualTo(BrokerStatus.RUNNING);
         }
     }
 

@@ -33,8 +33,9 @@ class LifecycleIntegrationTest {
         Scheduler scheduler = loop.forNode(NodeId.broker(id));
         MetadataDeltaSequencer metadata = new MetadataDeltaSequencer(delta -> { });
         network.bindMetadataListener(id, metadata::accept);
-        BrokerLifecycleManager lifecycle = new BrokerLifecycleManager(id, previousEpoch, network.controllerChannelFor(id),
-                scheduler.newSerialExecutor("broker-lifecycle-manager"), scheduler, 2_000, 100, metadata::appliedOffset);
+        BrokerLifecycleManager lifecycle = BrokerLifecycleManager.builder(id, network.controllerChannelFor(id), scheduler)
+                .previousBrokerEpoch(previousEpoch).executor(scheduler.newSerialExecutor("broker-lifecycle-manager"))
+                .heartbeatIntervalMs(2_000).registrationRetryBackoffMs(100).metadataOffset(metadata::appliedOffset).build();
         lifecycle.start();
         lifecycles.put(id, lifecycle);
         return lifecycle;

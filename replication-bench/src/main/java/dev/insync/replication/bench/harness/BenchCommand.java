@@ -1,8 +1,5 @@
-package dev.insync.replication.cli;
+package dev.insync.replication.bench.harness;
 
-import dev.insync.replication.bench.harness.BenchMain;
-import dev.insync.replication.bench.harness.BenchOptions;
-import dev.insync.replication.bench.harness.ProgressLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -16,7 +13,8 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * {@code insync bench}: measures replicated throughput and latency (3 brokers on real threads in
+ * The bench's command line ({@code java -jar replication-bench/target/benchmarks.jar}, run by
+ * {@link BenchMain#main}): measures replicated throughput and latency (3 brokers on real threads in
  * this JVM over the in-memory transport), the baselines underneath them, scale and simulation
  * speed, with a progress line on stderr; writes {@code results.txt}, {@code results.json} and
  * {@code latency}/{@code throughput} charts (PNG, SVG) into {@code --out} and prints the text
@@ -63,12 +61,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        // The brokers' INFO lines would bury the report, and the simulation section's injected faults
-        // log WARNs by design: errors only, on stderr, unless asked otherwise.
-        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
-            System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
-        }
+        // The brokers' INFO lines would bury the report, and the simulation section's injected faults log
+        // WARNs by design: simplelogger.properties has errors only, on stderr (-Dorg.slf4j.simpleLogger.* overrides).
         Set<String> chosen = sections == null ? BenchOptions.ALL_SECTIONS : new LinkedHashSet<>(sections);
         for (String s : chosen) {
             if (!BenchOptions.ALL_SECTIONS.contains(s)) {

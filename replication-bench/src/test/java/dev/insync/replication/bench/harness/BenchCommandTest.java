@@ -1,0 +1,41 @@
+package dev.insync.replication.bench.harness;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The bench's own command line: usage errors are caught before anything is measured. */
+class BenchCommandTest {
+
+    private final StringWriter err = new StringWriter();
+    private final StringWriter out = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = new CommandLine(new BenchCommand());
+        cli.setErr(new PrintWriter(err));
+        cli.setOut(new PrintWriter(out));
+        return cli.execute(args);
+    }
+
+    @Test
+    void unknownSectionIsAUsageErrorNamingTheKnownOnes() {
+        assertThat(run("--sections", "throughput,nope")).isEqualTo(2);
+        assertThat(err.toString()).contains("Unknown section 'nope'").contains("latency");
+    }
+
+    @Test
+    void nonPositiveRepeatsIsAUsageError() {
+        assertThat(run("--repeats", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--repeats");
+    }
+
+    @Test
+    void helpListsTheOptions() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString()).contains("Usage: bench").contains("--quick").contains("--sections");
+    }
+}

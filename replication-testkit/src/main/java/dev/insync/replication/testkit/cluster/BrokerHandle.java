@@ -1,0 +1,133 @@
+package dev.insync.replication.testkit.cluster;
+
+import dev.insync.replication.core.broker.BrokerLifecycleManager;
+import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
+import dev.insync.replication.core.partition.Partition;
+import dev.insync.replication.core.server.ReplicaManager;
+import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.log.Log;
+import dev.insync.replication.log.TopicPartition;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One broker of an {@link InMemoryCluster}, as a test sees it ({@code cluster.broker(id)}): its
+ * status, its data directories, the live objects of the running incarnation, and the faults a
+ * process suffers. The same handle stays valid across restarts; the live objects are those of the
+ * incarnation running when asked, and empty while the broker is down (a restart makes new ones,
+ * as a new process would).
+ *
+ * <p>Running your own code on the broker: {@link #replicaManager()} is the broker's real
+ * {@code ReplicaManager} (call {@code produce}, {@code fetch}, inspect partitions), and
+ * {@link #scheduler()} gives executors and timers that belong to this incarnation, so a task
+ * submitted there is held while the broker is paused and dropped when it dies, like the
+ * broker's own. On a simulated cluster, run such calls inside a task of that scheduler or between
+ * {@link InMemoryCluster#runFor} steps, never from another thread.
+ */
+public final class BrokerHandle {
+
+    private final ClusterBroker broker;
+
+    BrokerHandle(ClusterBroker broker) {
+        this.broker = broker;
+    }
+
+    /** The broker id. */
+    public int id() {
+        return broker.id();
+    }
+
+    /** Running, paused or down. */
+    public BrokerStatus status() {
+        return broker.status();
+    }
+
+    /** How many times this broker has started (a restart adds one); 0 before its first start. */
+    public int incarnation() {
+        return broker.incarnation();
+    }
+
+    /** Its log directories (Kafka's {@code log.dirs}), the first being {@link #dataDir()}; they outlive the process. */
+    public List<Path> logDirs() {
+        return broker.logDirs();
+    }
+
+    /** Its first log directory (where the directory-level checkpoint files of a one-directory broker are). */
+    public Path dataDir() {
+        return broker.dataDir();
+    }
+
+    /** The running incarnation's replica manager; empty while down. */
+    public Optional<ReplicaManager> replicaManager() {
+        return broker.replicaManager();
+    }
+
+    /** The running incarnation's partition object of {@code tp}, if it hosts it. */
+    public Optional<Partition> partition(TopicPartition tp) {
+        return broker.partition(tp);
+    }
+
+    /** The running incarnation's log of {@code tp}, in whichever of its directories holds it. */
+    public Optional<Log> log(TopicPartition tp) {
+        return broker.log(tp);
+    }
+
+    /** The running incarnation's registration, heartbeats and broker epoch; empty while down. */
+    public Optional<BrokerLifecycleManager> lifecycle() {
+        return broker.lifecycle();
+    }
+
+    /** The running incarnation's metrics (gauges, ISR shrink/expand counts); empty while down. */
+    public Optional<InMemoryReplicationMetrics> metrics() {
+        return broker.metrics();
+    }
+
+    /**
+     * The running (or paused) incarnation's clock, timers and serial executors: code run there runs
+     * as part of this broker (held while it is paused, dropped when it dies). Empty while down.
+     */
+    public Optional<Scheduler> scheduler() {
+        return broker.scheduler();
+    }
+
+    /** SIGSTOP: the broker handles nothing and its timers freeze; connections stay open, messages queue. */
+    public void pause() {
+        broker.pause();
+    }
+
+    /** SIGCONT: the broker runs what queued up, late. */
+    public void resume() {
+        broker.resume();
+    }
+
+    /** kill -9: in-memory state is gone, files stay. */
+    public void kill() {
+        broker.kill();
+    }
+
+    /** Machine crash: like kill, and unflushed bytes are lost, the last write possibly torn. */
+    public void powerLoss() {
+        broker.powerLoss();
+    }
+
+    /** Starts a stopped broker again: a new broker epoch, recovery from its directories. */
+    public void restart() {
+        broker.start();
+    }
+
+    /**
+     * Controlled shutdown (LDR-4). The returned future completes, as time runs, once leadership has
+     * moved away and the broker closed cleanly.
+     */
+    public CompletableFuture<Void> controlledShutdown() {
+        return broker.controlledShutdown();
+    }
+
+    @Override
+    public String toString() {
+        return "Broker " + id() + " (" + status() + ", incarnation " + incarnation() + ")";
+    }
+}

@@ -1,0 +1,64 @@
+package dev.insync.replication.testkit.cluster;
+
+import dev.insync.replication.log.record.Header;
+import dev.insync.replication.log.record.Record;
+import dev.insync.replication.log.record.RecordBatch;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A record as a {@link TestConsumer} or {@link ClusterAdmin} reads it, byte for byte; {@link ConsumedRecord}
+ * is its UTF-8 view. Equality compares the contents of the key, the value and the headers.
+ *
+ * @param offset       its offset
+ * @param leaderEpoch  the partitionLeaderEpoch of its batch
+ * @param timestamp    its timestamp (create time, or the log-append time if the topic uses it)
+ * @param key          its key, or null
+ * @param value        its value, or null
+ * @param headers      its headers, in order
+ */
+public record ConsumedBytes(long offset, int leaderEpoch, long timestamp, byte[] key, byte[] value,
+                            List<Header> headers) {
+
+    /** Copies the headers list. */
+    public ConsumedBytes {
+        headers = List.copyOf(headers);
+    }
+
+    /** {@code record} of {@code batch}, its key and value copied out of the batch. */
+    public static ConsumedBytes of(RecordBatch batch, Record record) {
+        return new ConsumedBytes(record.offset(), batch.partitionLeaderEpoch(), record.timestamp(),
+                bytes(record.key()), bytes(record.value()), record.headers());
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        if (buffer == null) {
+            return null;
+        }
+        byte[] out = new byte[buffer.remaining()];
+        buffer.duplicate().get(out);
+        return out;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ConsumedBytes c && offset == c.offset && leaderEpoch == c.leaderEpoch
+                && timestamp == c.timestamp && Arrays.equals(key, c.key) && Arrays.equals(value, c.value)
+                && headers.equals(c.headers);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(offset, leaderEpoch, timestamp, Arrays.hashCode(key), Arrays.hashCode(value), headers);
+    }
+
+    @Override
+    public String toString() {
+        return "ConsumedBytes(offset=" + offset + ", leaderEpoch=" + leaderEpoch + ", key="
+                + (key == null ? "null" : key.length + " bytes") + ", value="
+                + (value == null ? "null" : value.length + " bytes") + ", headers=" + headers + ")";
+    }
+}
