@@ -1,5 +1,7 @@
 package dev.insync.replication.controller.state;
 
+import dev.insync.replication.core.config.TopicConfigs;
+
 /**
  * The controller's state of one topic.
  *
@@ -23,8 +25,8 @@ public record TopicEntry(String name, int partitionCount, int minInsyncReplicas,
         return new TopicEntry(name, partitionCount, minInsyncReplicas, value);
     }
 
-    /** HW-2 / ISR-7: {@code min(min.insync.replicas, replicaCount)}. */
+    /** HW-2 / ISR-7: the one formula, {@link TopicConfigs#effectiveMinIsr}. */
     public int effectiveMinIsr(int replicaCount) {
-        return Math.min(minInsyncReplicas, replicaCount);
+        return TopicConfigs.effectiveMinIsr(minInsyncReplicas, replicaCount);
     }
 }

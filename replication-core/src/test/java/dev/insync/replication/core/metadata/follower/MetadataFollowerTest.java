@@ -78,8 +78,9 @@ class MetadataFollowerTest {
         ControllerChannel controller = (ControllerChannel) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {ControllerChannel.class},
                 (proxy, method, args) -> CompletableFuture.failedFuture(new IOException("no controller")));
-        replicaManager = new ReplicaManager(BROKER, config, logDirectory, scheduler, transport, controller, () -> 7L,
-                new InMemoryReplicationMetrics());
+        replicaManager = ReplicaManager.builder(BROKER).config(config).logDirectory(logDirectory).scheduler(scheduler)
+                .transport(transport).controller(controller).brokerEpoch(() -> 7L)
+                .metrics(new InMemoryReplicationMetrics()).build();
         replicaManager.startup();
         follower = new MetadataFollower(replicaManager, channel, scheduler, SETTINGS);
     }
