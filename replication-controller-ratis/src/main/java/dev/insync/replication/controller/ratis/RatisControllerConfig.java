@@ -17,8 +17,9 @@ import java.util.Objects;
  * @param bootstrapServers          {@code controller.quorum.bootstrap.servers}: {@code host:port,...}; each must be
  *                                  a voter's address (dynamic quorums, KIP-853, are not supported)
  * @param metadataLogDir            {@code metadata.log.dir}: the Raft log, its metadata and the snapshots
- * @param electionTimeoutMs         {@code controller.quorum.election.timeout.ms} (1000): a follower that hears
- *                                  nothing from the leader for a random time in [this, 1.5 x this) stands for election
+ * @param electionTimeoutMs         {@code controller.quorum.election.timeout.ms} (1000): the longest a follower
+ *                                  waits without hearing from the leader before it stands for election (each
+ *                                  wait is drawn from [half of it, all of it], so that candidates do not collide)
  * @param fetchTimeoutMs            {@code controller.quorum.fetch.timeout.ms} (2000): bound on one replication
  *                                  request from the leader to a follower
  * @param brokerHeartbeatIntervalMs {@code broker.heartbeat.interval.ms} (2000), checked against the session timeout

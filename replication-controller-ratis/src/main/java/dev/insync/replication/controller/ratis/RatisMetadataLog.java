@@ -64,8 +64,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Ratis settings it fixes: {@code raft.server.log.unsafe-flush.enabled=false} and
  * {@code async-flush.enabled=false} (a follower acknowledges, and the leader counts itself, only
  * after {@code FileChannel.force}); {@code raft.server.log.purge.upto.snapshot.index=true};
- * {@code raft.server.log.appender.install.snapshot.enabled=true}; the election timeout randomised
- * in [{@code controller.quorum.election.timeout.ms}, 1.5 x that).
+ * {@code raft.server.log.appender.install.snapshot.enabled=true}; a follower's wait for the leader
+ * drawn from [half of {@code controller.quorum.election.timeout.ms}, all of it].
  */
 public final class RatisMetadataLog implements MetadataLog, AutoCloseable {
 
@@ -144,10 +144,11 @@ public final class RatisMetadataLog implements MetadataLog, AutoCloseable {
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
         RaftServerConfigKeys.Log.setPurgeGap(p, 1);
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
-        // Elections: Kafka's controller.quorum.election.timeout.ms, randomised up to 1.5 times it.
+        // Elections: Kafka's controller.quorum.election.timeout.ms is the longest a follower waits without
+        // hearing from the leader before it stands; Ratis draws each wait from [min, max].
         long electionMs = config.electionTimeoutMs();
-        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(electionMs, TimeUnit.MILLISECONDS));
-        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(electionMs + electionMs / 2, TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(Math.max(1, electionMs / 2), TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(electionMs, TimeUnit.MILLISECONDS));
         // controller.quorum.fetch.timeout.ms bounds one replication request from the leader to a follower.
         RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(config.fetchTimeoutMs(), TimeUnit.MILLISECONDS));
         // Writes the active controller may hold uncommitted (its own bound is insync.controller.max.pending.writes).

@@ -12,7 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -27,7 +27,7 @@ final class RatisQuorum implements AutoCloseable {
     final Path root;
     final String voters;
     final Map<String, Object> extra;
-    final TreeMap<Integer, RatisControllerNode> nodes = new TreeMap<>();
+    final ConcurrentSkipListMap<Integer, RatisControllerNode> nodes = new ConcurrentSkipListMap<>();
     final int size;
 
     RatisQuorum(Path root, int size, Map<String, Object> extra) {
