@@ -231,6 +231,11 @@ public final class RatisMetadataLog implements MetadataLog, AutoCloseable {
         });
     }
 
+    /** The settings this log runs with. */
+    public RatisControllerConfig config() {
+        return config;
+    }
+
     // ================================================================================ MetadataLog
 
     @Override
