@@ -46,7 +46,8 @@ import java.util.function.Function;
  * (or, without a hint, to the next node not tried in this round); a transport failure or no answer
  * within {@code requestTimeoutMs} tries the next node. When every node of a round has failed, the
  * channel waits {@code retryBackoffMs}, doubling each round up to {@code retryBackoffMaxMs}; after
- * {@code maxRounds} rounds the request fails with the last error, which core's managers already
+ * {@code maxRounds} rounds the request fails with the last controller answer (else the last transport
+ * error), which core's managers already
  * handle: the AlterPartition manager resends a failed request after its backoff (ISR-5), the
  * lifecycle manager retries registrations and sends the next heartbeat. Other controller errors
  * ({@code INVALID_REQUEST}, ...) are answered at once; other retriable ones ({@code REQUEST_TIMED_OUT}
@@ -234,7 +235,11 @@ public final class QuorumControllerChannel implements ControllerChannel, Metadat
             return;
         }
         Throwable cause = unwrap(error);
-        call.lastError = cause;
+        // The error a failed call ends with: a controller's answer (NOT_CONTROLLER: no node is active) says
+        // more than a refused connection, so a transport error does not replace one.
+        if (cause instanceof ApiException || !(call.lastError instanceof ApiException)) {
+            call.lastError = cause;
+        }
         if (cause instanceof ApiException api && api.error() == Errors.NOT_CONTROLLER) {
             // CTL-4: redirected. The hint, if any, is the node to try next.
             OptionalInt hint = cause instanceof NotControllerException n ? n.activeController() : OptionalInt.empty();
