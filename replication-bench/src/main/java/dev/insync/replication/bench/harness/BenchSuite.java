@@ -75,6 +75,10 @@ public final class BenchSuite {
             progress.accept("simulation speed");
             SimulationSpeed.measure(out, progress);
         }
+        if (options.runs("controller")) {
+            progress.accept("controller operations and metadata propagation");
+            new ControllerBench(options, out, progress).run(work.resolve("controller"));
+        }
         return out;
     }
 

@@ -45,8 +45,9 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>Wiring, for broker {@code id}:
  * <pre>{@code
  * MetadataFollower metadata = new MetadataFollower(replicaManager, metadataChannel, scheduler, Settings.DEFAULT);
- * BrokerLifecycleManager lifecycle = new BrokerLifecycleManager(id, previousEpoch, controllerChannel, executor,
- *         scheduler, heartbeatIntervalMs, retryBackoffMs, metadata::appliedOffset);
+ * BrokerLifecycleManager lifecycle = BrokerLifecycleManager.builder(id, controllerChannel, scheduler)
+ *         .previousBrokerEpoch(previousEpoch).heartbeatIntervalMs(heartbeatIntervalMs)
+ *         .metadataOffset(metadata::appliedOffset).build();
  * metadata.start(lifecycle.start());   // the first broker epoch ends the initial load
  * }</pre>
  * All work runs on a serial executor of the given scheduler; public methods may be called from
