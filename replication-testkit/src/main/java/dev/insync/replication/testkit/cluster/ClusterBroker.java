@@ -2,10 +2,11 @@ package dev.insync.replication.testkit.cluster;
 
 import dev.insync.replication.core.broker.BrokerLifecycleManager;
 import dev.insync.replication.core.config.ReplicationConfig;
+import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.core.produce.ProduceResult;
-import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.Errors;
@@ -22,11 +23,11 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * One broker of an {@link InMemoryCluster} across its incarnations: a real {@link LogDirectory},
@@ -46,7 +47,8 @@ final class ClusterBroker {
     private final ReplicationConfig config;
     private final NodeRuntime runtime;
     private final InMemoryNetwork network;
-    private final Set<Mutation> mutations;
+    private final MutationSeams seams;
+    private final long retentionCheckIntervalMs;
 
     private volatile Status status = Status.DOWN;
     private int incarnation;
@@ -55,10 +57,13 @@ final class ClusterBroker {
     private BrokerLifecycleManager lifecycle;
     private MetadataDeltaSequencer sequencer;
     private InMemoryReplicationMetrics metrics;
+    /** The broker epoch of the last incarnation that registered, -1 before. */
+    private long lastIncarnationEpoch = BrokerLifecycleManager.NO_EPOCH;
 
     ClusterBroker(int id, Path dataDir, ReplicationConfig config, NodeRuntime runtime, InMemoryNetwork network,
-                  Set<Mutation> mutations) {
-        this.mutations = mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
+                  Set<Mutation> mutations, long retentionCheckIntervalMs) {
+        this.seams = new MutationSeams(mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations));
+        this.retentionCheckIntervalMs = retentionCheckIntervalMs;
         this.id = id;
         this.node = NodeId.broker(id);
         this.dataDir = dataDir;
@@ -94,36 +99,58 @@ final class ClusterBroker {
         }
         incarnation++;
         Scheduler scheduler = runtime.forNode(node);
-        logDirectory = LogDirectory.open(dataDir, config.logConfig(), scheduler.time()::milliseconds);
-        long previousEpoch = logDirectory.previousCleanShutdownBrokerEpoch().orElse(BrokerLifecycleManager.NO_EPOCH);
+        LogDirectory dir = LogDirectory.open(dataDir, config.logConfig(), scheduler.time()::milliseconds);
+        logDirectory = dir;
+        long previousEpoch = seams.previousBrokerEpoch(
+                dir.previousCleanShutdownBrokerEpoch().orElse(BrokerLifecycleManager.NO_EPOCH), lastIncarnationEpoch);
         metrics = new InMemoryReplicationMetrics();
         MetadataDeltaSequencer[] sequencerRef = new MetadataDeltaSequencer[1];
-        lifecycle = new BrokerLifecycleManager(id, previousEpoch, network.controllerChannelFor(id),
+        ReplicaManager[] rmRef = new ReplicaManager[1];
+        ControllerChannel channel = seams.controllerChannel(network.controllerChannelFor(id),
+                tp -> rmRef[0] == null ? Optional.empty() : rmRef[0].partition(tp));
+        lifecycle = new BrokerLifecycleManager(id, previousEpoch, channel,
                 scheduler.newSerialExecutor("BrokerLifecycleManager-" + id), scheduler,
                 config.brokerHeartbeatIntervalMs(), config.brokerRegistrationRetryBackoffMs(),
                 () -> sequencerRef[0].appliedOffset());
-        replicaManager = new ReplicaManager(id, config, logDirectory, scheduler, network.transportFor(id),
-                network.controllerChannelFor(id), lifecycle::brokerEpoch, metrics);
+        replicaManager = new ReplicaManager(id, config, dir, scheduler, network.transportFor(id), channel,
+                lifecycle::brokerEpoch, metrics);
+        rmRef[0] = replicaManager;
         // LDR-4: act on metadata only once caught up with the controller's log (see InitialMetadataLoad).
         BrokerLifecycleManager lm = lifecycle;
-        sequencer = new MetadataDeltaSequencer(new InitialMetadataLoad(replicaManager::applyMetadataDelta,
+        Consumer<MetadataDelta> applier = seams.metadataApplier(replicaManager::applyMetadataDelta);
+        sequencer = new MetadataDeltaSequencer(seams.skipsInitialLoadMerge() ? applier : new InitialMetadataLoad(applier,
                 lm::brokerEpoch, scheduler, scheduler.newSerialExecutor("InitialMetadataLoad-" + id)));
         sequencerRef[0] = sequencer;
         ReplicaManager rm = replicaManager;
-        if (mutations.contains(Mutation.STRIP_DIVERGING_EPOCH)) {
-            network.bindFetchHandler(id, request -> rm.fetch(request).thenApply(ClusterBroker::withoutDivergingEpochs));
-        } else {
-            network.bindFetchHandler(id, rm::fetch);
-        }
+        network.bindFetchHandler(id, seams.fetchHandler(rm, dir::log));
         network.bindMetadataListener(id, sequencer::accept);
-        boolean ackAllEarly = mutations.contains(Mutation.ACK_ALL_AFTER_LOCAL_APPEND);
-        network.bind(node, ClientRpc.PRODUCE, request -> produce(rm, ackAllEarly && request.acks() == -1
-                ? new ClientRpc.ProduceRequest(request.topicPartition(), request.records(), 1, request.timeoutMs())
-                : request));
+        network.bind(node, ClientRpc.PRODUCE, request -> produce(rm, seams.produceRequest(request)));
         rm.startup();
         lifecycle.start();
+        scheduleRetention(scheduler, dir);
         status = Status.RUNNING;
         LOG.debug("Broker {} started (incarnation {}, previous clean epoch {})", id, incarnation, previousEpoch);
+    }
+
+    /**
+     * LOG-10: core leaves retention to the embedder (Kafka's LogManager runs it); this broker
+     * assembly runs it every {@code retentionCheckIntervalMs} when a retention limit is set.
+     */
+    private void scheduleRetention(Scheduler scheduler, LogDirectory dir) {
+        if (retentionCheckIntervalMs <= 0
+                || (config.logConfig().retentionMs() < 0 && config.logConfig().retentionBytes() < 0)) {
+            return;
+        }
+        scheduler.schedulePeriodically(scheduler.newSerialExecutor("log-retention-" + id), () -> {
+            long nowMs = scheduler.time().milliseconds();
+            for (Log log : dir.logs().values()) {
+                try {
+                    log.deleteOldSegments(nowMs);
+                } catch (RuntimeException e) {
+                    LOG.warn("Broker {}: retention of {} failed: {}", id, log.topicPartition(), e.toString());
+                }
+            }
+        }, retentionCheckIntervalMs, retentionCheckIntervalMs);
     }
 
     private static CompletableFuture<ClientRpc.ProduceResponse> produce(ReplicaManager rm, ClientRpc.ProduceRequest request) {
@@ -138,15 +165,6 @@ final class ClusterBroker {
                             ? new ClientRpc.ProduceResponse(Errors.UNKNOWN_SERVER_ERROR, -1, -1)
                             : new ClientRpc.ProduceResponse(r.error(), r.baseOffset(), epoch);
                 });
-    }
-
-    /** {@link Mutation#STRIP_DIVERGING_EPOCH}: the same response with every divergingEpoch removed (test-only). */
-    private static FetchResponse withoutDivergingEpochs(FetchResponse response) {
-        Map<TopicPartition, FetchResponse.PartitionData> stripped = new LinkedHashMap<>();
-        response.partitions().forEach((tp, d) -> stripped.put(tp, new FetchResponse.PartitionData(d.error(),
-                d.highWatermark(), d.lastStableOffset(), d.logStartOffset(), d.logEndOffset(), d.records(),
-                Optional.empty())));
-        return new FetchResponse(response.error(), stripped);
     }
 
     /** SIGSTOP. */
@@ -166,6 +184,7 @@ final class ClusterBroker {
     /** kill -9: the process and its memory are gone; files stay as written (the OS has them). */
     void kill() {
         requireAlive();
+        rememberEpoch();
         runtime.kill(node);
         closeFilesAfterDeath();
     }
@@ -180,10 +199,17 @@ final class ClusterBroker {
         for (Map.Entry<TopicPartition, Log> e : logDirectory.logs().entrySet()) {
             recoveryPoints.put(e.getKey(), e.getValue().recoveryPoint());
         }
+        rememberEpoch();
         runtime.kill(node);
         closeFilesAfterDeath();
         recoveryPoints.forEach((tp, recoveryPoint) ->
                 PowerLoss.discardUnflushed(dataDir.resolve(tp.toString()), recoveryPoint, runtime.random()));
+    }
+
+    private void rememberEpoch() {
+        if (lifecycle != null && lifecycle.brokerEpoch() >= 0) {
+            lastIncarnationEpoch = lifecycle.brokerEpoch();
+        }
     }
 
     private void closeFilesAfterDeath() {
@@ -207,6 +233,7 @@ final class ClusterBroker {
                 return;
             }
             long epoch = lm.brokerEpoch();
+            lastIncarnationEpoch = epoch;
             lm.close();
             rm.closeCleanly(epoch);
             runtime.kill(node);

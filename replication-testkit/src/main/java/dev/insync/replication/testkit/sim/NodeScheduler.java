@@ -1,6 +1,7 @@
 package dev.insync.replication.testkit.sim;
 
 import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.core.time.Time;
 
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -71,9 +72,10 @@ public final class NodeScheduler implements Scheduler {
         return new SimExecutor(loop, node, incarnation, name);
     }
 
+    /** The node's clock: its own wall clock (see {@link EventLoop#jumpClock}), the loop's monotonic clock. */
     @Override
-    public SimulatedTime time() {
-        return loop.time();
+    public Time time() {
+        return loop.clockOf(node);
     }
 
     @Override
