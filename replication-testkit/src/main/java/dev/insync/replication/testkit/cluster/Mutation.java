@@ -62,6 +62,15 @@ public enum Mutation {
     ISR_EXPANSION_NEVER_DELIVERED,
 
     /**
+     * Controller channel: AlterPartition requests that shrink the ISR never arrive. The HW merely
+     * waits for the follower that stays in the ISR, but the leader's change stays in flight, so it
+     * can propose nothing else (ISR-4: one change at a time): a replica the controller removed
+     * meanwhile (fenced, restarted) is never proposed back, and the partition is not whole again
+     * after the faults heal (LIVENESS).
+     */
+    SHRINK_NEVER_DELIVERED,
+
+    /**
      * Controller channel: an ISR expansion proposes every replica, not just the one that caught up
      * (ISR-2's LEO ≥ HW condition skipped for the others): a replica still behind the HW joins the
      * ISR (INV-7).

@@ -120,9 +120,10 @@ final class MutationSeams {
 
     /** The broker's controller channel with the AlterPartition mutations applied. */
     ControllerChannel controllerChannel(ControllerChannel channel, Function<TopicPartition, Optional<Partition>> partitions) {
-        boolean drop = has(Mutation.ISR_EXPANSION_NEVER_DELIVERED);
+        boolean dropExpansions = has(Mutation.ISR_EXPANSION_NEVER_DELIVERED);
+        boolean dropShrinks = has(Mutation.SHRINK_NEVER_DELIVERED);
         boolean widen = has(Mutation.EXPANSION_PROPOSES_ALL_REPLICAS);
-        if (!drop && !widen) {
+        if (!dropExpansions && !dropShrinks && !widen) {
             return channel;
         }
         return new ControllerChannel() {
@@ -132,7 +133,8 @@ final class MutationSeams {
                 for (AlterPartitionRequest.Item item : request.items()) {
                     Optional<Partition> p = partitions.apply(item.topicPartition());
                     boolean expansion = p.isPresent() && p.get().isrState() instanceof IsrState.PendingExpandIsr;
-                    if (expansion && drop) {
+                    boolean shrink = p.isPresent() && p.get().isrState() instanceof IsrState.PendingShrinkIsr;
+                    if ((expansion && dropExpansions) || (shrink && dropShrinks)) {
                         return new CompletableFuture<>(); // lost: the manager's request timeout resends, in vain
                     }
                     items.add(expansion && widen ? allReplicas(item, p.get()) : item);

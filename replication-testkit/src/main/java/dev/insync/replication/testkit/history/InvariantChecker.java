@@ -321,7 +321,7 @@ public final class InvariantChecker {
         // ------------------------------------------------------------------ samples: INV-4, INV-7, INV-8, LOG-10
 
         private void checkSamples() {
-            Map<String, Sample> current = new TreeMap<>();
+            Map<Long, Sample> current = new TreeMap<>();
             Map<String, Long> leaderHw = new HashMap<>();
             Map<String, Integer> leaderOfEpoch = new HashMap<>();
             Map<String, Map<Integer, Integer>> incarnationsAtEpochStart = new HashMap<>();
@@ -340,7 +340,7 @@ public final class InvariantChecker {
                 int j = i;
                 while (j < events.size() && events.get(j) instanceof Sample s && s.t() == first.t()) {
                     checkOne(s, leaderHw, leaderOfEpoch);
-                    current.put(s.partition() + "/" + s.broker(), s);
+                    current.put(key(s.partition(), s.broker()), s);
                     j++;
                 }
                 checkIsrHoldsHighWatermark(first.t(), current, incarnationsAtEpochStart, uncleanEpochSoFar);
@@ -392,7 +392,7 @@ public final class InvariantChecker {
          * are leaders of epochs before the partition's latest unclean election (which may legitimately
          * have truncated what they count as committed).
          */
-        private void checkIsrHoldsHighWatermark(long t, Map<String, Sample> current,
+        private void checkIsrHoldsHighWatermark(long t, Map<Long, Sample> current,
                                                 Map<String, Map<Integer, Integer>> atEpochStart,
                                                 Map<Integer, Integer> uncleanEpochSoFar) {
             for (Sample leader : current.values()) {
@@ -410,7 +410,7 @@ public final class InvariantChecker {
                     if (memberId == leader.broker()) {
                         continue;
                     }
-                    Sample member = current.get(leader.partition() + "/" + memberId);
+                    Sample member = current.get(key(leader.partition(), memberId));
                     if (member == null || !member.up() || !Objects.equals(start.get(memberId), member.incarnation())) {
                         continue;
                     }
@@ -423,7 +423,11 @@ public final class InvariantChecker {
             }
         }
 
-        private static Map<Integer, Integer> incarnations(Map<String, Sample> current, int partition) {
+        private static long key(int partition, int broker) {
+            return ((long) partition << 32) | (broker & 0xFFFFFFFFL);
+        }
+
+        private static Map<Integer, Integer> incarnations(Map<Long, Sample> current, int partition) {
             Map<Integer, Integer> m = new HashMap<>();
             for (Sample s : current.values()) {
                 if (s.partition() == partition) {

@@ -18,11 +18,14 @@ public final class NodeScheduler implements Scheduler {
     private final EventLoop loop;
     private final NodeId node;
     private final long incarnation;
+    /** The node's clock, looked up once: components read the time on every step. */
+    private final Time clock;
 
     NodeScheduler(EventLoop loop, NodeId node, long incarnation) {
         this.loop = loop;
         this.node = node;
         this.incarnation = incarnation;
+        this.clock = loop.clockOf(node);
     }
 
     /** The node this view belongs to. */
@@ -75,7 +78,7 @@ public final class NodeScheduler implements Scheduler {
     /** The node's clock: its own wall clock (see {@link EventLoop#jumpClock}), the loop's monotonic clock. */
     @Override
     public Time time() {
-        return loop.clockOf(node);
+        return clock;
     }
 
     @Override

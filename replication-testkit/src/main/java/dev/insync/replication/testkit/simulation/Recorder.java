@@ -41,7 +41,8 @@ public final class Recorder {
     private final int partitions;
     private final History history = new History();
     private final Set<Long> outstanding = new HashSet<>();
-    private final Map<String, HistoryEvent.Sample> lastSamples = new HashMap<>();
+    /** Keyed by {@link #key(int, int)}. */
+    private final Map<Long, HistoryEvent.Sample> lastSamples = new HashMap<>();
     private final Map<Integer, Integer> controllerStatesSeen = new HashMap<>();
     private final Map<Integer, Integer> lastPartitionEpoch = new HashMap<>();
     private final Map<Integer, BrokerRegistration> lastRegistrations = new HashMap<>();
@@ -197,9 +198,9 @@ public final class Recorder {
         for (int p = 0; p < partitions; p++) {
             TopicPartition tp = new TopicPartition(topic, p);
             for (int b : cluster.brokerIds()) {
-                HistoryEvent.Sample s = sampleOf(t, b, tp);
-                String key = p + "/" + b;
-                if (!s.sameState(lastSamples.get(key))) {
+                long key = key(p, b);
+                HistoryEvent.Sample s = sampleOf(t, b, tp, lastSamples.get(key));
+                if (s != null) {
                     lastSamples.put(key, s);
                     history.add(s);
                 }
@@ -243,29 +244,58 @@ public final class Recorder {
         }
     }
 
-    private HistoryEvent.Sample sampleOf(long t, int broker, TopicPartition tp) {
+    private static long key(int partition, int broker) {
+        return ((long) partition << 32) | (broker & 0xFFFFFFFFL);
+    }
+
+    /** The broker's state of {@code tp} now, or null if it is the same as {@code last} (then nothing is built). */
+    private HistoryEvent.Sample sampleOf(long t, int broker, TopicPartition tp, HistoryEvent.Sample last) {
         int incarnation = cluster.admin().incarnation(broker);
         String status = cluster.brokerStatus(broker);
         if ("DOWN".equals(status)) {
-            return new HistoryEvent.Sample(t, broker, tp.partition(), incarnation, HistoryEvent.DOWN, false, -1,
-                    List.of(), -1, -1, -1, List.of());
+            return sameAbsence(last, incarnation, HistoryEvent.DOWN) ? null : new HistoryEvent.Sample(t, broker,
+                    tp.partition(), incarnation, HistoryEvent.DOWN, false, -1, List.of(), -1, -1, -1, List.of());
         }
         Optional<Partition> state = cluster.admin().partitionState(broker, topic, tp.partition());
         Optional<Log> log = cluster.admin().logOf(broker, topic, tp.partition());
         if (state.isEmpty() || log.isEmpty()) {
-            return new HistoryEvent.Sample(t, broker, tp.partition(), incarnation, HistoryEvent.ABSENT, false, -1,
-                    List.of(), -1, -1, -1, List.of());
+            return sameAbsence(last, incarnation, HistoryEvent.ABSENT) ? null : new HistoryEvent.Sample(t, broker,
+                    tp.partition(), incarnation, HistoryEvent.ABSENT, false, -1, List.of(), -1, -1, -1, List.of());
         }
         Partition part = state.get();
         boolean leader = part.isLeader();
-        List<HistoryEvent.EpochStart> epochs = new ArrayList<>();
-        for (EpochEntry e : log.get().leaderEpochCache().epochEntries()) {
+        String sampleStatus = "PAUSED".equals(status) ? HistoryEvent.PAUSED : HistoryEvent.RUNNING;
+        List<EpochEntry> entries = log.get().leaderEpochCache().epochEntries();
+        List<Integer> isr = leader ? part.isrState().maximalIsr() : List.of();
+        if (last != null && last.incarnation() == incarnation && last.status().equals(sampleStatus)
+                && last.leader() == leader && last.leaderEpoch() == part.leaderEpoch()
+                && last.hw() == part.highWatermark() && last.leo() == part.logEndOffset()
+                && last.logStart() == log.get().logStartOffset() && last.isr().equals(isr)
+                && sameEpochs(last.epochs(), entries)) {
+            return null;
+        }
+        List<HistoryEvent.EpochStart> epochs = new ArrayList<>(entries.size());
+        for (EpochEntry e : entries) {
             epochs.add(new HistoryEvent.EpochStart(e.epoch(), e.startOffset()));
         }
-        return new HistoryEvent.Sample(t, broker, tp.partition(), incarnation,
-                "PAUSED".equals(status) ? HistoryEvent.PAUSED : HistoryEvent.RUNNING, leader, part.leaderEpoch(),
-                leader ? part.isrState().maximalIsr() : List.of(), part.highWatermark(), part.logEndOffset(),
-                log.get().logStartOffset(), epochs);
+        return new HistoryEvent.Sample(t, broker, tp.partition(), incarnation, sampleStatus, leader, part.leaderEpoch(),
+                isr, part.highWatermark(), part.logEndOffset(), log.get().logStartOffset(), epochs);
+    }
+
+    private static boolean sameAbsence(HistoryEvent.Sample last, int incarnation, String status) {
+        return last != null && last.incarnation() == incarnation && last.status().equals(status);
+    }
+
+    private static boolean sameEpochs(List<HistoryEvent.EpochStart> sampled, List<EpochEntry> now) {
+        if (sampled.size() != now.size()) {
+            return false;
+        }
+        for (int i = 0; i < now.size(); i++) {
+            if (sampled.get(i).epoch() != now.get(i).epoch() || sampled.get(i).startOffset() != now.get(i).startOffset()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

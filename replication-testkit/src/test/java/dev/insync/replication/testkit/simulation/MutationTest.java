@@ -68,6 +68,7 @@ class MutationTest {
             Map.entry(Mutation.CONSUMER_READS_PAST_HW, Set.of("INV-2")),
             Map.entry(Mutation.ACK_ALL_AFTER_LOCAL_APPEND, Set.of("INV-1")),
             Map.entry(Mutation.ISR_EXPANSION_NEVER_DELIVERED, Set.of("LIVENESS")),
+            Map.entry(Mutation.SHRINK_NEVER_DELIVERED, Set.of("LIVENESS")),
             Map.entry(Mutation.EXPANSION_PROPOSES_ALL_REPLICAS, Set.of("INV-7")),
             Map.entry(Mutation.UNCLEAN_RESTART_REPORTED_CLEAN, Set.of("LDR-5", "INV-1")),
             Map.entry(Mutation.INITIAL_LOAD_NOT_MERGED, Set.of("LOG-8", "INV-3", "INV-8")),
