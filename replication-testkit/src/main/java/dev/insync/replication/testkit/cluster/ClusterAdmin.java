@@ -60,7 +60,17 @@ public final class ClusterAdmin {
 
     /** The log of a running broker, if it has one for the partition. */
     public Optional<Log> logOf(int brokerId, String topic, int partition) {
-        return cluster.broker(brokerId).log(new TopicPartition(topic, partition));
+        return logOf(brokerId, new TopicPartition(topic, partition));
+    }
+
+    /** The log of a running broker, if it has one for {@code tp}. */
+    public Optional<Log> logOf(int brokerId, TopicPartition tp) {
+        return cluster.broker(brokerId).log(tp);
+    }
+
+    /** The partition object of a running broker, if it hosts {@code tp}. */
+    public Optional<Partition> partitionState(int brokerId, TopicPartition tp) {
+        return cluster.broker(brokerId).partition(tp);
     }
 
     /** The partition object of a running broker, if it hosts it. */

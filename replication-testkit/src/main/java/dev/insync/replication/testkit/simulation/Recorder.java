@@ -6,6 +6,7 @@ import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEntry;
+import dev.insync.replication.testkit.cluster.ClusterAdmin;
 import dev.insync.replication.testkit.cluster.ConsumedRecord;
 import dev.insync.replication.testkit.cluster.InMemoryCluster;
 import dev.insync.replication.testkit.cluster.PollOutcome;
@@ -39,6 +40,7 @@ public final class Recorder {
     private final InMemoryCluster cluster;
     private final String topic;
     private final int partitions;
+    private final TopicPartition[] topicPartitions;
     private final History history = new History();
     private final Set<Long> outstanding = new HashSet<>();
     /** Keyed by {@link #key(int, int)}. */
@@ -72,6 +74,10 @@ public final class Recorder {
         this.cluster = cluster;
         this.topic = topic;
         this.partitions = partitions;
+        this.topicPartitions = new TopicPartition[partitions];
+        for (int p = 0; p < partitions; p++) {
+            topicPartitions[p] = new TopicPartition(topic, p);
+        }
     }
 
     /** The history so far. */
@@ -195,9 +201,10 @@ public final class Recorder {
      */
     public void sample() {
         long t = cluster.nowMs();
+        List<Integer> brokerIds = cluster.brokerIds();
         for (int p = 0; p < partitions; p++) {
-            TopicPartition tp = new TopicPartition(topic, p);
-            for (int b : cluster.brokerIds()) {
+            TopicPartition tp = topicPartitions[p];
+            for (int b : brokerIds) {
                 long key = key(p, b);
                 HistoryEvent.Sample s = sampleOf(t, b, tp, lastSamples.get(key));
                 if (s != null) {
@@ -207,7 +214,7 @@ public final class Recorder {
             }
         }
         for (int p = 0; p < partitions; p++) {
-            TopicPartition tp = new TopicPartition(topic, p);
+            TopicPartition tp = topicPartitions[p];
             int seen = controllerStatesSeen.getOrDefault(p, 0);
             Optional<PartitionRegistration> current = cluster.controller().partition(tp);
             if (seen > 0 && current.isPresent() && current.get().partitionEpoch() == lastPartitionEpoch.get(p)) {
@@ -256,8 +263,9 @@ public final class Recorder {
             return sameAbsence(last, incarnation, HistoryEvent.DOWN) ? null : new HistoryEvent.Sample(t, broker,
                     tp.partition(), incarnation, HistoryEvent.DOWN, false, -1, List.of(), -1, -1, -1, List.of());
         }
-        Optional<Partition> state = cluster.admin().partitionState(broker, topic, tp.partition());
-        Optional<Log> log = cluster.admin().logOf(broker, topic, tp.partition());
+        ClusterAdmin admin = cluster.admin();
+        Optional<Partition> state = admin.partitionState(broker, tp);
+        Optional<Log> log = admin.logOf(broker, tp);
         if (state.isEmpty() || log.isEmpty()) {
             return sameAbsence(last, incarnation, HistoryEvent.ABSENT) ? null : new HistoryEvent.Sample(t, broker,
                     tp.partition(), incarnation, HistoryEvent.ABSENT, false, -1, List.of(), -1, -1, -1, List.of());
