@@ -1,6 +1,7 @@
 package dev.insync.replication.testkit.simulation;
 
 import dev.insync.replication.core.metadata.BrokerRegistration;
+import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.Log;
@@ -45,9 +46,9 @@ public final class Recorder {
     private final Set<Long> outstanding = new HashSet<>();
     /** Keyed by {@link #key(int, int)}. */
     private final Map<Long, HistoryEvent.Sample> lastSamples = new HashMap<>();
-    private final Map<Integer, Integer> controllerStatesSeen = new HashMap<>();
-    private final Map<Integer, Integer> lastPartitionEpoch = new HashMap<>();
-    private final Map<Integer, BrokerRegistration> lastRegistrations = new HashMap<>();
+    /** The controller's last registration of each partition written, to tell unclean elections. */
+    private final Map<Integer, PartitionRegistration> lastPartitions = new HashMap<>();
+    private long lastMetadataOffset = -1;
     private final Map<String, Long> faultCounts = new java.util.TreeMap<>();
     private long nextProduceId = 1;
     private long nextPollId = 1;
@@ -213,17 +214,29 @@ public final class Recorder {
                 }
             }
         }
-        for (int p = 0; p < partitions; p++) {
-            TopicPartition tp = topicPartitions[p];
-            int seen = controllerStatesSeen.getOrDefault(p, 0);
-            Optional<PartitionRegistration> current = cluster.controller().partition(tp);
-            if (seen > 0 && current.isPresent() && current.get().partitionEpoch() == lastPartitionEpoch.get(p)) {
-                continue; // unchanged since the last sample: no need to copy the controller's history
+        sampleController(t);
+    }
+
+    /**
+     * Writes what the controller committed since the previous sample, in the order of its
+     * metadata log: each delta's partition registrations of this topic, then its broker
+     * registrations (so a registration's effect on the ISRs and ELRs, LDR-5, is written just
+     * before it).
+     */
+    private void sampleController(long t) {
+        if (cluster.controller().latestOffset() == lastMetadataOffset) {
+            return;
+        }
+        for (MetadataDelta delta : cluster.controller().metadataLog()) {
+            if (delta.offset() <= lastMetadataOffset) {
+                continue;
             }
-            List<PartitionRegistration> registrations = cluster.controller().history(tp);
-            for (int i = seen; i < registrations.size(); i++) {
-                PartitionRegistration r = registrations.get(i);
-                PartitionRegistration before = i == 0 ? null : registrations.get(i - 1);
+            for (PartitionRegistration r : delta.partitions()) {
+                if (!r.topicPartition().topic().equals(topic)) {
+                    continue;
+                }
+                int p = r.topicPartition().partition();
+                PartitionRegistration before = lastPartitions.put(p, r);
                 // ISR-8: an unclean election makes a leader that was in neither the ISR nor the ELR.
                 boolean unclean = before != null && r.leader() != PartitionRegistration.NO_LEADER
                         && r.leader() != before.leader() && !before.isr().contains(r.leader())
@@ -231,23 +244,10 @@ public final class Recorder {
                 history.add(new HistoryEvent.ControllerState(t, p, r.leader(), r.leaderEpoch(), r.partitionEpoch(),
                         r.isr(), r.elr(), r.lastKnownElr(), r.recovering(), unclean));
             }
-            controllerStatesSeen.put(p, registrations.size());
-            if (!registrations.isEmpty()) {
-                lastPartitionEpoch.put(p, registrations.get(registrations.size() - 1).partitionEpoch());
+            for (BrokerRegistration b : delta.brokers()) {
+                history.add(new HistoryEvent.Broker(t, b.brokerId(), b.brokerEpoch(), b.fenced(), b.inControlledShutdown()));
             }
-        }
-        // After the partitions' states: a registration's effects (LDR-5) are in the states above it.
-        sampleBrokers(t);
-    }
-
-    private void sampleBrokers(long t) {
-        for (int b : cluster.brokerIds()) {
-            Optional<BrokerRegistration> r = cluster.controller().broker(b);
-            if (r.isPresent() && !r.get().equals(lastRegistrations.get(b))) {
-                lastRegistrations.put(b, r.get());
-                history.add(new HistoryEvent.Broker(t, b, r.get().brokerEpoch(), r.get().fenced(),
-                        r.get().inControlledShutdown()));
-            }
+            lastMetadataOffset = delta.offset();
         }
     }
 
