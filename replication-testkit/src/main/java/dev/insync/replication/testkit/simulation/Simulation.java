@@ -75,6 +75,13 @@ public final class Simulation {
     public static final long COMPLETION_SLACK_MS = TestProducer.CLIENT_DEADLINE_SLACK_MS;
     /** The brokers' request.timeout.ms: how long a fetcher or the AlterPartition manager waits for a lost answer. */
     static final long BROKER_REQUEST_TIMEOUT_MS = 5_000;
+    /**
+     * segment.index.bytes: 4 KiB holds the index entries of a 1 MiB segment at Kafka's
+     * index.interval.bytes (256 of them), where Kafka's 10 MiB default made every one of the many
+     * small segments map a 10 MiB file (mmap and munmap serialize the simulation's threads); a full
+     * index rolls the segment, as in Kafka.
+     */
+    static final int SEGMENT_INDEX_BYTES = 4096;
     /** How often brokers apply retention (log.retention.check.interval.ms). */
     static final long RETENTION_CHECK_INTERVAL_MS = 1_000;
 
@@ -122,6 +129,7 @@ public final class Simulation {
                 .config("min.insync.replicas", profile.initialMinIsr())
                 .config("unclean.leader.election.enable", profile.unclean())
                 .config("segment.bytes", profile.segmentBytes())
+                .config("segment.index.bytes", SEGMENT_INDEX_BYTES)
                 .config("replica.fetch.max.bytes", profile.fetchMaxBytes())
                 .config("retention.bytes", profile.retentionBytes())
                 .config("retention.ms", profile.retentionMs())
