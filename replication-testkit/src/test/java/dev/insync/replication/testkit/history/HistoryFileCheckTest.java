@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HistoryFileCheckTest {
 
-    private static final SimulationSettings SETTINGS = SimulationSettings.DEFAULT.withDurationMs(15_000);
+    private static final SimulationSettings SETTINGS = SimulationSettings.DEFAULT.withDurationMs(10_000);
 
     @TempDir
     static Path dir;
