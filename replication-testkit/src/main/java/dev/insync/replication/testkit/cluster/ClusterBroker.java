@@ -2,11 +2,12 @@ package dev.insync.replication.testkit.cluster;
 
 import dev.insync.replication.core.broker.BrokerLifecycleManager;
 import dev.insync.replication.core.config.ReplicationConfig;
+import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
-import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.core.server.LogDirFailureListener;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.core.time.Scheduler;
@@ -33,6 +34,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * One broker of an {@link InMemoryCluster} across its incarnations: one or more real
@@ -53,7 +55,8 @@ final class ClusterBroker {
     private final ReplicationConfig config;
     private final NodeRuntime runtime;
     private final InMemoryNetwork network;
-    private final Set<Mutation> mutations;
+    private final MutationSeams seams;
+    private final long retentionCheckIntervalMs;
     /** This broker's log directory's durability (and fault hook); per broker, never JVM-wide. */
     private final FileSync fileSync;
 
@@ -64,15 +67,18 @@ final class ClusterBroker {
     private BrokerLifecycleManager lifecycle;
     private MetadataDeltaSequencer sequencer;
     private InMemoryReplicationMetrics metrics;
+    /** The broker epoch of the last incarnation that registered, -1 before. */
+    private long lastIncarnationEpoch = BrokerLifecycleManager.NO_EPOCH;
     /** The current incarnation's node scheduler, null while down. */
     private volatile Scheduler scheduler;
     /** The public face of this broker ({@link InMemoryCluster#broker(int)}). */
     private final BrokerHandle handle = new BrokerHandle(this);
 
     ClusterBroker(int id, List<Path> logDirs, ReplicationConfig config, NodeRuntime runtime, InMemoryNetwork network,
-                  Set<Mutation> mutations, FileSync fileSync) {
+                  Set<Mutation> mutations, FileSync fileSync, long retentionCheckIntervalMs) {
         this.fileSync = fileSync;
-        this.mutations = mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
+        this.seams = new MutationSeams(mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations));
+        this.retentionCheckIntervalMs = retentionCheckIntervalMs;
         this.id = id;
         this.node = NodeId.broker(id);
         if (logDirs.isEmpty()) {
@@ -126,12 +132,15 @@ final class ClusterBroker {
         incarnation++;
         Scheduler scheduler = runtime.forNode(node);
         this.scheduler = scheduler;
-        logDirectories = openLogDirectories(scheduler);
-        long previousEpoch = previousCleanShutdownEpoch(logDirectories);
+        List<LogDirectory> dirs = openLogDirectories(scheduler);
+        logDirectories = dirs;
+        long previousEpoch = seams.previousBrokerEpoch(previousCleanShutdownEpoch(dirs), lastIncarnationEpoch);
         metrics = new InMemoryReplicationMetrics();
         MetadataDeltaSequencer[] sequencerRef = new MetadataDeltaSequencer[1];
         ReplicaManager[] replicaManagerRef = new ReplicaManager[1];
-        lifecycle = BrokerLifecycleManager.builder(id, network.controllerChannelFor(id), scheduler)
+        ControllerChannel channel = seams.controllerChannel(network.controllerChannelFor(id),
+                tp -> replicaManagerRef[0] == null ? Optional.empty() : replicaManagerRef[0].partition(tp));
+        lifecycle = BrokerLifecycleManager.builder(id, channel, scheduler)
                 .previousBrokerEpoch(previousEpoch)
                 .heartbeatIntervalMs(config.brokerHeartbeatIntervalMs())
                 .registrationRetryBackoffMs(config.brokerRegistrationRetryBackoffMs())
@@ -139,27 +148,22 @@ final class ClusterBroker {
                 .offlineReplicas(() -> replicaManagerRef[0] == null ? List.of() : replicaManagerRef[0].offlineReplicas())
                 .build();
         BrokerLifecycleManager lm = lifecycle;
-        replicaManager = ReplicaManager.builder(id).config(config).logDirectories(logDirectories).scheduler(scheduler)
-                .transport(network.transportFor(id)).controller(network.controllerChannelFor(id))
+        replicaManager = ReplicaManager.builder(id).config(config).logDirectories(dirs).scheduler(scheduler)
+                .transport(network.transportFor(id)).controller(channel)
                 .brokerEpoch(lifecycle::brokerEpoch).metrics(metrics).logDirFailureListener(logDirFailures(lm)).build();
         replicaManagerRef[0] = replicaManager;
         // LDR-4: act on metadata only once caught up with the controller's log (see InitialMetadataLoad).
-        sequencer = new MetadataDeltaSequencer(new InitialMetadataLoad(replicaManager::applyMetadataDelta,
+        Consumer<MetadataDelta> applier = seams.metadataApplier(replicaManager::applyMetadataDelta);
+        sequencer = new MetadataDeltaSequencer(seams.skipsInitialLoadMerge() ? applier : new InitialMetadataLoad(applier,
                 lm::brokerEpoch, scheduler, scheduler.newSerialExecutor("InitialMetadataLoad-" + id)));
         sequencerRef[0] = sequencer;
         ReplicaManager rm = replicaManager;
-        if (mutations.contains(Mutation.STRIP_DIVERGING_EPOCH)) {
-            network.bindFetchHandler(id, request -> rm.fetch(request).thenApply(ClusterBroker::withoutDivergingEpochs));
-        } else {
-            network.bindFetchHandler(id, rm::fetch);
-        }
+        network.bindFetchHandler(id, seams.fetchHandler(rm, this::log));
         network.bindMetadataListener(id, sequencer::accept);
-        boolean ackAllEarly = mutations.contains(Mutation.ACK_ALL_AFTER_LOCAL_APPEND);
-        network.bind(node, ClientRpc.PRODUCE, request -> produce(rm, ackAllEarly && request.acks() == -1
-                ? new ClientRpc.ProduceRequest(request.topicPartition(), request.records(), 1, request.timeoutMs())
-                : request));
+        network.bind(node, ClientRpc.PRODUCE, request -> produce(rm, seams.produceRequest(request)));
         rm.startup();
         lifecycle.start();
+        scheduleRetention(scheduler, dirs);
         status = BrokerStatus.RUNNING;
         LOG.debug("Broker {} started (incarnation {}, previous clean epoch {})", id, incarnation, previousEpoch);
     }
@@ -201,6 +205,29 @@ final class ClusterBroker {
         };
     }
 
+    /**
+     * LOG-10: core leaves retention to the embedder (Kafka's LogManager runs it); this broker
+     * assembly runs it every {@code retentionCheckIntervalMs} when a retention limit is set.
+     */
+    private void scheduleRetention(Scheduler scheduler, List<LogDirectory> dirs) {
+        if (retentionCheckIntervalMs <= 0
+                || (config.logConfig().retentionMs() < 0 && config.logConfig().retentionBytes() < 0)) {
+            return;
+        }
+        scheduler.schedulePeriodically(scheduler.newSerialExecutor("log-retention-" + id), () -> {
+            long nowMs = scheduler.time().milliseconds();
+            for (LogDirectory dir : dirs) {
+                for (Log log : dir.logs().values()) {
+                    try {
+                        log.deleteOldSegments(nowMs);
+                    } catch (RuntimeException e) {
+                        LOG.warn("Broker {}: retention of {} failed: {}", id, log.topicPartition(), e.toString());
+                    }
+                }
+            }
+        }, retentionCheckIntervalMs, retentionCheckIntervalMs);
+    }
+
     /** The broker's produce handler; PRO-1: the wire's acks are parsed here, a bad value is answered at once. */
     private static CompletableFuture<ClientRpc.ProduceResponse> produce(ReplicaManager rm, ClientRpc.ProduceRequest request) {
         TopicPartition tp = request.topicPartition();
@@ -220,15 +247,6 @@ final class ClusterBroker {
                 });
     }
 
-    /** {@link Mutation#STRIP_DIVERGING_EPOCH}: the same response with every divergingEpoch removed (test-only). */
-    private static FetchResponse withoutDivergingEpochs(FetchResponse response) {
-        Map<TopicPartition, FetchResponse.PartitionData> stripped = new LinkedHashMap<>();
-        response.partitions().forEach((tp, d) -> stripped.put(tp, new FetchResponse.PartitionData(d.error(),
-                d.highWatermark(), d.lastStableOffset(), d.logStartOffset(), d.logEndOffset(), d.records(),
-                Optional.empty())));
-        return new FetchResponse(response.error(), stripped);
-    }
-
     /** SIGSTOP. */
     void pause() {
         requireStatus(BrokerStatus.RUNNING);
@@ -246,6 +264,7 @@ final class ClusterBroker {
     /** kill -9: the process and its memory are gone; files stay as written (the OS has them). */
     void kill() {
         requireAlive();
+        rememberEpoch();
         runtime.kill(node);
         closeFilesAfterDeath();
     }
@@ -262,10 +281,17 @@ final class ClusterBroker {
                 recoveryPoints.put(log.dir(), log.recoveryPoint());
             }
         }
+        rememberEpoch();
         runtime.kill(node);
         closeFilesAfterDeath();
         recoveryPoints.forEach((partitionDir, recoveryPoint) ->
                 PowerLoss.discardUnflushed(partitionDir, recoveryPoint, runtime.random()));
+    }
+
+    private void rememberEpoch() {
+        if (lifecycle != null && lifecycle.brokerEpoch() >= 0) {
+            lastIncarnationEpoch = lifecycle.brokerEpoch();
+        }
     }
 
     private void closeFilesAfterDeath() {
@@ -289,6 +315,7 @@ final class ClusterBroker {
                 return;
             }
             long epoch = lm.brokerEpoch();
+            lastIncarnationEpoch = epoch;
             lm.close();
             rm.closeCleanly(epoch);
             runtime.kill(node);
