@@ -47,7 +47,7 @@ import java.util.concurrent.Future;
 @Command(name = "simulate",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs the randomized simulation (SPEC §11) for a range of seeds and checks every invariant.",
+            "Runs the randomized simulation (contract §11, docs/contract.md) for a range of seeds and checks every invariant.",
             "Exit code 1 if any seed breaks an invariant (replay report on stderr)."})
 public final class SimulateCommand implements Callable<Integer> {
 
@@ -82,9 +82,8 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "Timeout of every produce call, 1.." + MAX_PRODUCE_TIMEOUT_MS + " (default ${DEFAULT-VALUE}).")
     private long produceTimeoutMs;
 
-    @Option(names = "--unclean-share", paramLabel = "P", defaultValue = "0",
-            description = "Share of seeds, in [0, 1], that enable unclean leader election (default ${DEFAULT-VALUE}: "
-                    + "until CTL-6 is in the library such seeds cannot regrow their ISR).")
+    @Option(names = "--unclean-share", paramLabel = "P", defaultValue = "" + SimulationSettings.DEFAULT_UNCLEAN_SHARE,
+            description = "Share of seeds, in [0, 1], that enable unclean leader election (default ${DEFAULT-VALUE}).")
     private double uncleanShare;
 
     @Option(names = "--history", paramLabel = "DIR", description = "Write each seed's history to DIR/<seed>.jsonl.")

@@ -42,7 +42,7 @@ class SimulateCommandTest {
         assertThat(lines.get(0)).matches("seed=4 events=\\d+ acked=\\d+ violations=0");
         assertThat(lines.get(1)).matches("seed=5 events=\\d+ acked=\\d+ violations=0");
         assertThat(lines.get(2)).matches("seeds=2 violations=0 acked=\\d+ lost-acks1=\\d+ simulated-seconds=\\d+ wall-seconds=.*");
-        assertThat(lines.get(3)).isEqualTo("violations-by-invariant={} excused=0 unclean-seeds=0 seeds-with-unclean-election=0");
+        assertThat(lines.get(3)).matches("violations-by-invariant=\\{} excused=0 unclean-seeds=\\d seeds-with-unclean-election=\\d");
         assertThat(lines.get(4)).matches("faults=\\{.*}");
         History history = History.parse(Files.readString(dir.resolve("4.jsonl")));
         assertThat(history.events().get(0)).isInstanceOf(HistoryEvent.Settings.class);
