@@ -73,9 +73,11 @@ public final class SimulateCommand implements Callable<Integer> {
                     + MAX_DURATION_S + " (default ${DEFAULT-VALUE}).")
     private long durationSeconds;
 
-    @Option(names = "--faults", paramLabel = "KINDS", defaultValue = "pause,kill,power,partition,shutdown,delay,loss,clock,bitflip",
-            description = "Comma-separated fault kinds from pause, kill, power, partition, shutdown, delay, loss, "
-                    + "clock, bitflip; 'none' for no faults (default ${DEFAULT-VALUE}).")
+    /** Every {@link FaultKind}, as the command line names them (the default of {@code --faults}). */
+    static final String ALL_FAULTS = "pause,kill,power,partition,shutdown,delay,loss,clock,bitflip,disk";
+
+    @Option(names = "--faults", paramLabel = "KINDS", defaultValue = ALL_FAULTS,
+            description = "Comma-separated fault kinds from " + ALL_FAULTS + "; 'none' for no faults (default every kind).")
     private String faults;
 
     @Option(names = "--produce-timeout-ms", paramLabel = "MS", defaultValue = "5000",

@@ -2,6 +2,7 @@ package dev.insync.replication.cli;
 
 import dev.insync.replication.testkit.history.History;
 import dev.insync.replication.testkit.history.HistoryEvent;
+import dev.insync.replication.testkit.simulation.FaultKind;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -117,6 +118,12 @@ class SimulateCommandTest {
         }
         Run run = run("--seeds", "1", "--duration-s", "3", "--faults", "loss,clock,bitflip,kill", "--history", dir.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
+    }
+
+    @Test
+    @DisplayName("simulate's default --faults is every fault kind the simulator has, disk included")
+    void defaultFaultsAreEveryKind() {
+        assertThat(FaultKind.parse(SimulateCommand.ALL_FAULTS)).isEqualTo(FaultKind.all()).contains(FaultKind.DISK);
     }
 
     @Test

@@ -16,6 +16,7 @@ import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogDirectory;
+import dev.insync.replication.log.StorageOperation;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.testkit.controller.MetadataDeltaSequencer;
 import dev.insync.replication.testkit.network.InMemoryNetwork;
@@ -24,8 +25,12 @@ import dev.insync.replication.testkit.sim.NodeRuntime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +40,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * One broker of an {@link InMemoryCluster} across its incarnations: one or more real
@@ -69,6 +75,11 @@ final class ClusterBroker {
     private InMemoryReplicationMetrics metrics;
     /** The broker epoch of the last incarnation that registered, -1 before. */
     private long lastIncarnationEpoch = BrokerLifecycleManager.NO_EPOCH;
+    /**
+     * The disks under the log directories of the current (or, while down, the last) incarnation, by
+     * index; a start brings new, healthy ones (a failed disk is replaced).
+     */
+    private volatile List<DiskFault> disks = List.of();
     /** The current incarnation's node scheduler, null while down. */
     private volatile Scheduler scheduler;
     /** The public face of this broker ({@link InMemoryCluster#broker(int)}). */
@@ -168,17 +179,71 @@ final class ClusterBroker {
         LOG.debug("Broker {} started (incarnation {}, previous clean epoch {})", id, incarnation, previousEpoch);
     }
 
+    /** Opens every log directory, each on a new, healthy {@link DiskFault} (its FileSync's fault hook). */
     private List<LogDirectory> openLogDirectories(Scheduler scheduler) {
         List<LogDirectory> opened = new ArrayList<>();
+        List<DiskFault> newDisks = new ArrayList<>();
         try {
             for (Path dir : logDirs) {
-                opened.add(LogDirectory.open(dir, config.logConfig(), scheduler.time()::milliseconds, fileSync));
+                DiskFault disk = new DiskFault(dir);
+                newDisks.add(disk);
+                opened.add(LogDirectory.open(dir, config.logConfig(), scheduler.time()::milliseconds,
+                        fileSync.withFaults(disk)));
             }
         } catch (RuntimeException e) {
             opened.forEach(LogDirectory::close);
             throw e;
         }
+        disks = List.copyOf(newDisks);
         return List.copyOf(opened);
+    }
+
+    /**
+     * The disk under log directory {@code index} fails: its next operation of {@code kind} (a write,
+     * a flush or a directory fsync) and every operation after it end in an I/O error, so the
+     * directory goes offline (contract §9) and the broker keeps its other directories. Healed by the
+     * broker's next start. The broker must be running or paused.
+     */
+    void failDisk(int index, StorageOperation.Kind kind) {
+        requireAlive();
+        disk(index).failAt(kind);
+    }
+
+    /** The first operation the disk under log directory {@code index} failed in the current (or last) incarnation. */
+    Optional<StorageOperation> diskFailure(int index) {
+        return disk(index).firstFailure();
+    }
+
+    /**
+     * A new, empty disk under log directory {@code index} of a down broker: its files are gone, as
+     * after a failed disk was swapped. The next start recovers the other directories and replicates
+     * the lost partitions again from their leaders.
+     */
+    void replaceDisk(int index) {
+        requireStatus(BrokerStatus.DOWN);
+        disk(index);
+        Path dir = logDirs.get(index);
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                if (!p.equals(dir)) {
+                    Files.delete(p);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot empty log directory " + dir + " of broker " + id, e);
+        }
+    }
+
+    private DiskFault disk(int index) {
+        List<DiskFault> current = disks;
+        if (index < 0 || index >= logDirs.size()) {
+            throw new IllegalArgumentException("Broker " + id + " has log directories 0.." + (logDirs.size() - 1)
+                    + ", not " + index);
+        }
+        if (current.isEmpty()) {
+            throw new IllegalStateException("Broker " + id + " has not started yet");
+        }
+        return current.get(index);
     }
 
     /** LDR-5: the stop was clean only if every log directory says so, with the same broker epoch. */
@@ -317,7 +382,13 @@ final class ClusterBroker {
             long epoch = lm.brokerEpoch();
             lastIncarnationEpoch = epoch;
             lm.close();
-            rm.closeCleanly(epoch);
+            try {
+                rm.closeCleanly(epoch);
+            } catch (RuntimeException e) {
+                // A failed disk (contract §9): that directory keeps no clean-shutdown marker, so the next
+                // start is unclean (LDR-5); the process exits all the same, as Kafka's does.
+                LOG.warn("Broker {}: clean close failed ({}); stopping without the marker there", id, e.toString());
+            }
             runtime.kill(node);
             clearProcessState();
             down.complete(null);

@@ -3,6 +3,7 @@ package dev.insync.replication.testkit.cluster;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.log.FileSync;
+import dev.insync.replication.log.StorageOperation;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.testkit.controller.ControllerConfig;
 import dev.insync.replication.testkit.controller.ReferenceController;
@@ -221,6 +222,16 @@ public final class InMemoryCluster implements AutoCloseable {
             throw new IllegalStateException("Broker " + brokerId + " is " + b.status() + "; corrupt only a down broker's files");
         }
         return BitFlip.flipAboveRecoveryPoint(b.logDirs(), random);
+    }
+
+    /** {@link BrokerHandle#failDisk}: a disk of a running broker fails at its next {@code kind} operation. */
+    public void failDisk(int brokerId, int logDir, StorageOperation.Kind kind) {
+        broker(brokerId).failDisk(logDir, kind);
+    }
+
+    /** {@link BrokerHandle#replaceDisk}: a down broker's log directory comes back empty. */
+    public void replaceDisk(int brokerId, int logDir) {
+        broker(brokerId).replaceDisk(logDir);
     }
 
     /**

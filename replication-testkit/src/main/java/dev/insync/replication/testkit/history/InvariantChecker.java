@@ -56,6 +56,8 @@ public final class InvariantChecker {
 
     /** Client name of the liveness probe writes. */
     public static final String PROBE_CLIENT = "probe";
+    /** Fault kinds after which a broker's next registration is unclean (LDR-5). */
+    private static final Set<String> UNCLEAN_STOPS = Set.of("kill", "power", "disk-offline", "disk-replace");
 
     /** A checker; it holds no state between histories. */
     public InvariantChecker() {
@@ -440,10 +442,12 @@ public final class InvariantChecker {
         // ------------------------------------------------------------------ LDR-5
 
         /**
-         * LDR-5 as the history shows it: a broker that crashed (kill or power loss) may have lost
-         * unflushed records, so from its next registration until it is back in a partition's ISR it
-         * is in no ELR of that partition (and so cannot be elected from one). The checker knows the
-         * restart was unclean from the fault lines, whatever the broker told the controller.
+         * LDR-5 as the history shows it: a broker that crashed (kill or power loss), whose disk failed
+         * ({@code disk-offline}: that directory could not leave a clean-shutdown marker) or whose disk
+         * was swapped may have lost records, so from its next registration until it is back in a
+         * partition's ISR it is in no ELR of that partition (and so cannot be elected from one). The
+         * checker knows the restart was unclean from the fault lines, whatever the broker told the
+         * controller.
          */
         private void checkUncleanRestartsLeaveElr() {
             Map<Integer, ControllerState> latest = new HashMap<>();
@@ -453,7 +457,7 @@ public final class InvariantChecker {
             Map<Integer, Set<Integer>> pending = new HashMap<>();
             Set<String> reported = new HashSet<>();
             for (HistoryEvent e : events) {
-                if (e instanceof HistoryEvent.Fault f && ("kill".equals(f.kind()) || "power".equals(f.kind()))) {
+                if (e instanceof HistoryEvent.Fault f && UNCLEAN_STOPS.contains(f.kind())) {
                     crashed.addAll(f.brokers());
                 } else if (e instanceof HistoryEvent.Broker b) {
                     Long before = epochs.put(b.broker(), b.epoch());

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntSupplier;
 
 /**
  * What every {@link FaultAction} shares: the cluster, the recorder, the fault schedule's own random
@@ -43,17 +44,21 @@ final class FaultContext {
     final int partitions;
     final String topic;
     final boolean unclean;
+    /** min.insync.replicas in force now. */
+    final IntSupplier minIsr;
     /** Brokers isolated from everyone or cut from the controller: the controller fences them. */
     final Set<Integer> cutFromController = new TreeSet<>();
     /** Brokers down after a kill or a power loss, not restarted yet. */
     final Set<Integer> crashed = new TreeSet<>();
+    /** Brokers with a failed disk ({@link DiskFaults}) not healed by a restart yet. */
+    final Set<Integer> diskFailed = new TreeSet<>();
     /** Failures of the run itself (not of an invariant over the history), e.g. a shutdown that never ended. */
     final List<Violation> runFailures = new ArrayList<>();
     private int shuttingDown = -1;
     private CompletableFuture<Void> shutdownFuture;
 
     FaultContext(InMemoryCluster cluster, Recorder recorder, SplittableRandom random, List<Integer> replicas,
-                 int partitions, String topic, boolean unclean) {
+                 int partitions, String topic, boolean unclean, IntSupplier minIsr) {
         this.cluster = cluster;
         this.recorder = recorder;
         this.random = random;
@@ -61,6 +66,7 @@ final class FaultContext {
         this.partitions = partitions;
         this.topic = topic;
         this.unclean = unclean;
+        this.minIsr = minIsr;
     }
 
     /** Records a fault as injected. */
@@ -139,10 +145,14 @@ final class FaultContext {
 
     // ------------------------------------------------------------------ guards
 
-    /** Whether {@code broker} can stay in an ISR, or be elected from one, right now. */
+    /**
+     * Whether {@code broker} can stay in an ISR, or be elected from one, right now. A broker with a
+     * failed disk does not count, whichever partitions that directory holds (conservative).
+     */
     boolean eligible(int broker) {
         return cluster.broker(broker).status() == BrokerStatus.RUNNING && broker != shuttingDown
-                && !cutFromController.contains(broker) && cluster.admin().activeAtController(broker);
+                && !cutFromController.contains(broker) && !diskFailed.contains(broker)
+                && cluster.admin().activeAtController(broker);
     }
 
     /**
@@ -171,7 +181,8 @@ final class FaultContext {
         return candidates;
     }
 
-    private boolean othersEligibleInEveryIsr(int broker) {
+    /** Whether every partition's ISR has an eligible member other than {@code broker}. */
+    boolean othersEligibleInEveryIsr(int broker) {
         for (int p = 0; p < partitions; p++) {
             List<Integer> isr = registration(p).map(PartitionRegistration::isr).orElse(List.of());
             if (isr.stream().noneMatch(m -> m != broker && eligible(m))) {

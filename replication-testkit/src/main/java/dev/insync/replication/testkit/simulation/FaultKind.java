@@ -29,7 +29,13 @@ public enum FaultKind {
     /** A broker's wall clock steps forward or back (its monotonic clock does not). */
     CLOCK,
     /** One bit flipped in a crashed broker's segment files above its recovery point, found at recovery. */
-    BITFLIP;
+    BITFLIP,
+    /**
+     * The disk under one log directory of a running broker fails at its next write, flush or
+     * directory fsync (seeds with two log directories per broker): the directory goes offline, the
+     * broker keeps the other; healed by the broker's next restart, on a replaced disk.
+     */
+    DISK;
 
     /** Every kind. */
     public static Set<FaultKind> all() {

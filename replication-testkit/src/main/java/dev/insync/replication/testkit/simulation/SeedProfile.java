@@ -20,9 +20,11 @@ import java.util.SplittableRandom;
  * @param retentionMs      retention.ms, -1 for none
  * @param unclean          unclean.leader.election.enable for the topic
  * @param pollTimeoutMs    how long a consumer waits for a fetch answer before giving up on it
+ * @param logDirs          log directories per broker (Kafka's {@code log.dirs}): 1, or 2 so that a failed
+ *                         disk ({@link FaultKind#DISK}) takes only one of them offline
  */
 public record SeedProfile(int partitions, int initialMinIsr, int segmentBytes, int maxValueBytes, int fetchMaxBytes,
-                          long retentionBytes, long retentionMs, boolean unclean, long pollTimeoutMs) {
+                          long retentionBytes, long retentionMs, boolean unclean, long pollTimeoutMs, int logDirs) {
 
     /** Probabilities of 1, 2 and 3 partitions. */
     static final double[] PARTITIONS_WEIGHTS = {0.5, 0.3, 0.2};
@@ -53,6 +55,8 @@ public record SeedProfile(int partitions, int initialMinIsr, int segmentBytes, i
     static final long SHORT_POLL_TIMEOUT_MS = 2_000;
     static final long LONG_POLL_TIMEOUT_MS = 8_000;
     static final double LONG_POLL_PROBABILITY = 0.4;
+    /** Probability of two log directories per broker (else one): the seeds where disks fail. */
+    static final double TWO_LOG_DIRS_PROBABILITY = 0.4;
 
     /**
      * Draws the profile of {@code seed}. Every draw is made whatever its outcome is used for, so one
@@ -84,8 +88,10 @@ public record SeedProfile(int partitions, int initialMinIsr, int segmentBytes, i
                 && retentionDraw < RETENTION_BYTES_PROBABILITY + RETENTION_MS_PROBABILITY ? RETENTION_MS : -1;
         boolean unclean = r.nextDouble() < settings.uncleanShare();
         long pollTimeoutMs = r.nextDouble() < LONG_POLL_PROBABILITY ? LONG_POLL_TIMEOUT_MS : SHORT_POLL_TIMEOUT_MS;
+        // Drawn last, so the settings drawn before it stay what they were for every seed.
+        int logDirs = r.nextDouble() < TWO_LOG_DIRS_PROBABILITY ? 2 : 1;
         return new SeedProfile(partitions, minIsr, segmentBytes, maxValueBytes, fetchMaxBytes, retentionBytes,
-                retentionMs, unclean, pollTimeoutMs);
+                retentionMs, unclean, pollTimeoutMs, logDirs);
     }
 
     private static int pick(double u, double[] weights) {
@@ -111,6 +117,7 @@ public record SeedProfile(int partitions, int initialMinIsr, int segmentBytes, i
         m.put("retentionMs", retentionMs);
         m.put("unclean", unclean);
         m.put("pollTimeoutMs", pollTimeoutMs);
+        m.put("logDirs", logDirs);
         return m;
     }
 }

@@ -57,7 +57,8 @@ import java.util.stream.Stream;
  * controlled shutdown (two brokers may be down at once; taking one down obeys
  * {@link FaultContext}'s guard unless the seed enables unclean election), bit flips in crashed
  * brokers' unflushed data, network cuts (two-way, one-way, isolation, broker–controller), slow
- * links, message loss, and wall-clock steps.
+ * links, message loss, wall-clock steps, and, in seeds with two log directories per broker, failed
+ * disks (one directory offline until the broker restarts on a replaced disk).
  *
  * <h2>Heal and quiesce</h2>
  * Writes stop, every fault is undone, paused brokers resume, a controlled shutdown finishes, down
@@ -134,7 +135,8 @@ public final class Simulation {
                 .config("replica.fetch.max.bytes", profile.fetchMaxBytes())
                 .config("retention.bytes", profile.retentionBytes())
                 .config("retention.ms", profile.retentionMs())
-                .retentionCheckIntervalMs(RETENTION_CHECK_INTERVAL_MS);
+                .retentionCheckIntervalMs(RETENTION_CHECK_INTERVAL_MS)
+                .logDirsPerBroker(profile.logDirs());
         for (Mutation m : settings.mutations()) {
             builder.mutation(m);
         }
@@ -211,8 +213,8 @@ public final class Simulation {
         }
         probe = cluster.producer(InvariantChecker.PROBE_CLIENT);
         faultContext = new FaultContext(cluster, recorder, SeedStreams.stream(seed, SeedStreams.Component.FAULTS),
-                replicas, profile.partitions(), TOPIC, profile.unclean());
-        faults = new FaultScheduler(faultContext, settings.faults(), QUIESCE_BOUND_MS);
+                replicas, profile.partitions(), TOPIC, profile.unclean(), () -> minIsr);
+        faults = new FaultScheduler(faultContext, settings.faults(), QUIESCE_BOUND_MS, profile.logDirs());
         recorder.sample();
         long start = cluster.nowMs();
         try {
@@ -306,7 +308,10 @@ public final class Simulation {
     }
 
     private void changeMinIsr() {
-        int next = workload.nextDouble() < MIN_ISR_ONE_PROBABILITY ? 1 : (workload.nextBoolean() ? 2 : replicas.size());
+        int drawn = workload.nextDouble() < MIN_ISR_ONE_PROBABILITY ? 1 : (workload.nextBoolean() ? 2 : replicas.size());
+        // With min ISR 1 an ISR may shrink to the broker whose disk is about to fail, with no ELR
+        // behind it: the partition would have no eligible replica left (see DiskFaults).
+        int next = drawn == 1 && !faultContext.diskFailed.isEmpty() ? 2 : drawn;
         if (next < minIsr) {
             // Lowering: in force for the history from the moment it is asked for (conservative).
             minIsr = next;
@@ -370,7 +375,7 @@ public final class Simulation {
      */
     private void probe(long deadline) {
         for (int p = 0; p < profile.partitions(); p++) {
-            for (int attempt = 1; cluster.nowMs() < deadline; attempt++) {
+            for (int attempt = 1; cluster.nowMs() < deadline && !dead(p); attempt++) {
                 CompletableFuture<ProduceOutcome> f = recorder.produce(probe, p, -1, "probe-" + p + "-" + attempt,
                         settings.produceTimeoutMs());
                 cluster.runUntil(f::isDone, settings.produceTimeoutMs() + COMPLETION_SLACK_MS + 1);
@@ -384,12 +389,29 @@ public final class Simulation {
         }
     }
 
-    /** Every partition: a leader acting as such, every replica in the controller's ISR, HW = LEO, all equal. */
+    /**
+     * Whether partition {@code p} can never have a leader again: none now, nobody in its ISR or ELR,
+     * and unclean election off (the state the checker excuses from LIVENESS). Such a partition is
+     * neither waited for nor probed, so that the others still are.
+     */
+    private boolean dead(int p) {
+        Optional<PartitionRegistration> reg = cluster.controller().partition(new TopicPartition(TOPIC, p));
+        return !profile.unclean() && reg.isPresent() && reg.get().leader() == PartitionRegistration.NO_LEADER
+                && reg.get().isr().isEmpty() && reg.get().elr().isEmpty();
+    }
+
+    /**
+     * Every partition but the dead ones ({@link #dead}): a leader acting as such, every replica in the
+     * controller's ISR, HW = LEO, all equal.
+     */
     private boolean whole() {
         if (recorder.outstandingProduces() != 0) {
             return false;
         }
         for (int p = 0; p < profile.partitions(); p++) {
+            if (dead(p)) {
+                continue;
+            }
             Optional<PartitionRegistration> reg = cluster.controller().partition(new TopicPartition(TOPIC, p));
             if (reg.isEmpty() || reg.get().leader() == PartitionRegistration.NO_LEADER
                     || !new HashSet<>(reg.get().isr()).containsAll(replicas)) {

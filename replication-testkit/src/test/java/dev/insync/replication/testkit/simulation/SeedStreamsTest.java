@@ -148,13 +148,16 @@ class SeedStreamsTest {
         expect(profiles, p -> p.unclean(), Map.of(true, 0.2, false, 0.8));
         expect(profiles, p -> p.pollTimeoutMs(), Map.of(SeedProfile.LONG_POLL_TIMEOUT_MS, SeedProfile.LONG_POLL_PROBABILITY,
                 SeedProfile.SHORT_POLL_TIMEOUT_MS, 1 - SeedProfile.LONG_POLL_PROBABILITY));
+        expect(profiles, p -> p.logDirs(), Map.of(2, SeedProfile.TWO_LOG_DIRS_PROBABILITY,
+                1, 1 - SeedProfile.TWO_LOG_DIRS_PROBABILITY));
         // And no quarter of the range misses a setting value another quarter has.
         for (int q = 0; q < 4; q++) {
             List<SeedProfile> quarter = profiles.subList(q * SEEDS / 4, (q + 1) * SEEDS / 4);
             assertThat(quarter.stream().map(SeedProfile::partitions).distinct().count()).isEqualTo(3);
             assertThat(quarter.stream().map(SeedProfile::segmentBytes).distinct().count()).isEqualTo(4);
             assertThat(quarter.stream().map(SeedProfile::initialMinIsr).distinct().count()).isEqualTo(3);
-            assertThat(quarter).anyMatch(SeedProfile::unclean).anyMatch(p -> p.retentionMs() > 0);
+            assertThat(quarter).anyMatch(SeedProfile::unclean).anyMatch(p -> p.retentionMs() > 0)
+                    .anyMatch(p -> p.logDirs() == 2);
         }
     }
 

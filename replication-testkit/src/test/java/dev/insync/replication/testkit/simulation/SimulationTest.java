@@ -59,7 +59,8 @@ class SimulationTest {
             }
         }
         assertThat(counts.keySet()).contains("pause", "resume", "kill", "power", "shutdown", "shutdown-done", "restart",
-                "bitflip", "cut", "isolate", "cut-controller", "heal", "slow", "fast", "loss", "loss-end", "clock");
+                "bitflip", "cut", "isolate", "cut-controller", "heal", "slow", "fast", "loss", "loss-end", "clock",
+                "disk", "disk-offline", "disk-replace");
         assertThat(overlapping).as("seeds with two brokers down at once").isPositive();
     }
 
