@@ -258,12 +258,28 @@ class InvariantCheckerTest {
         assertThat(invariants(clean)).isEmpty();
     }
 
+    @Test
+    @DisplayName("LDR-5 a broker whose disk failed (disk-offline) or was swapped (disk-replace) must not be in an ELR"
+            + " after it registers again; a disk fault that failed nothing before a clean stop is not a crash")
+    void ldr5AfterDiskFaults() {
+        assertThat(invariants(ldr5History(List.of(3), "disk-offline"))).containsExactly("LDR-5");
+        assertThat(invariants(ldr5History(List.of(3), "disk-replace"))).containsExactly("LDR-5");
+        assertThat(invariants(ldr5History(List.of(), "disk-offline"))).isEmpty();
+        // Armed but never failed, then a controlled shutdown: the marker was written, the restart is clean.
+        assertThat(invariants(ldr5History(List.of(3), "disk"))).isEmpty();
+    }
+
     /** Broker 3 loses power, its ELR membership from before, then its new registration with {@code elrAfter}. */
     private static History ldr5History(List<Integer> elrAfter) {
+        return ldr5History(elrAfter, "power");
+    }
+
+    /** Broker 3 suffers {@code fault}, its ELR membership from before, then its new registration with {@code elrAfter}. */
+    private static History ldr5History(List<Integer> elrAfter, String fault) {
         History h = new History();
         h.add(new Config(0, 3, List.of(1, 2, 3), false));
         h.add(new HistoryEvent.Broker(0, 3, 5, false, false));
-        h.add(new Fault(10, "power", List.of(3)));
+        h.add(new Fault(10, fault, List.of(3)));
         h.add(new ControllerState(20, 0, 1, 0, 2, List.of(1, 2), List.of(3), List.of(), false, false));
         // One sampling instant: the registration's effect on the partition, then the registration.
         h.add(new ControllerState(30, 0, 1, 0, 3, List.of(1, 2), elrAfter, List.of(), false, false));
