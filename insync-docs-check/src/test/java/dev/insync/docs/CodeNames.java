@@ -45,6 +45,7 @@ final class CodeNames {
             "QuorumController", "ReplicationControlManager", "PartitionChangeBuilder", "LeaderRecoveryState",
             "MetadataDelta", "NetworkClient", "Errors", "RecordBatch", "DumpLogSegments", "KafkaRaftClient",
             "LogAppendInfo", "ExponentialBackoff", "SocketServer", "RequestChannel", "KafkaApis", "ReplicaAlterLogDirsThread",
+            "LogManager", "DelayedItem", "ApiMessage",
             // JMX metrics, kafka.server:type=ReplicaManager,name=... and type=ReplicaFetcherManager,name=MaxLag
             "UnderReplicatedPartitions", "UnderMinIsrPartitionCount", "IsrShrinksPerSec", "IsrExpandsPerSec",
             "FailedIsrUpdatesPerSec", "MaxLag", "AtMinIsrPartitionCount", "OfflineReplicaCount");

@@ -41,7 +41,26 @@ public final class InsyncCli implements Runnable {
 
     /** Runs the command line and exits the JVM with its exit code. */
     public static void main(String[] args) {
-        System.exit(new CommandLine(new InsyncCli()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The {@code insync} command line as {@link #main} runs it. Picocli lets {@code --help} win over
+     * an argument it could not match ({@code insync nosuchcommand --help} printed the root usage and
+     * exited 0); here any unmatched argument is a usage error (exit 2), help requested or not.
+     */
+    public static CommandLine commandLine() {
+        CommandLine cmd = new CommandLine(new InsyncCli());
+        CommandLine.IExecutionStrategy runLast = new CommandLine.RunLast();
+        cmd.setExecutionStrategy(parseResult -> {
+            for (CommandLine.ParseResult pr = parseResult; pr != null; pr = pr.subcommand()) {
+                if (!pr.unmatched().isEmpty()) {
+                    throw new CommandLine.UnmatchedArgumentException(pr.commandSpec().commandLine(), pr.unmatched());
+                }
+            }
+            return runLast.execute(parseResult);
+        });
+        return cmd;
     }
 
     /** {@code insync} alone is a usage error: a subcommand is required. */

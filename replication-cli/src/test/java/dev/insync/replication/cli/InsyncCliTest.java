@@ -18,7 +18,7 @@ class InsyncCliTest {
     private static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cmd = new CommandLine(new InsyncCli());
+        CommandLine cmd = InsyncCli.commandLine();
         cmd.setOut(new PrintWriter(out, true));
         cmd.setErr(new PrintWriter(err, true));
         int code = cmd.execute(args);
@@ -48,6 +48,18 @@ class InsyncCliTest {
         assertThat(none.err()).contains("Missing required subcommand").contains("Usage: insync");
         assertThat(none.exitCode()).isEqualTo(2);
         assertThat(run("no-such-command").exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("an unknown subcommand with --help is still a usage error: message on stderr, exit 2, not the root usage on stdout")
+    void unknownCommandWithHelp() {
+        Run run = run("nosuchcommand", "--help");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("Unmatched argument").contains("nosuchcommand");
+        assertThat(run.out()).isEmpty();
+        Run sub = run("simulate", "nosuchargument", "--help");
+        assertThat(sub.exitCode()).isEqualTo(2);
+        assertThat(sub.err()).contains("nosuchargument");
     }
 
     @Test

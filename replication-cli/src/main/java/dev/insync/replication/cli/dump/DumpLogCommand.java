@@ -9,6 +9,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +60,14 @@ public final class DumpLogCommand implements Callable<Integer> {
         all.addAll(kafkaStyleFiles);
         if (all.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "Missing segment file: give <file>... or --files");
+        }
+        for (Path file : all) {
+            // Opening a FIFO for reading blocks until a writer comes: refuse anything that is not a
+            // regular file (or a directory or missing file, reported below) before opening it.
+            if (Files.exists(file) && !Files.isRegularFile(file) && !Files.isDirectory(file)) {
+                throw new ParameterException(spec.commandLine(), file + " is not a regular file (a FIFO, device or"
+                        + " socket); dump-log reads segment files");
+            }
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

@@ -81,6 +81,10 @@ record SegmentFile(Path path, Kind kind, long baseOffset) {
         if (Files.isDirectory(file)) {
             throw new DumpException(file + " is a directory, not a segment file");
         }
+        if (!Files.isRegularFile(file)) {
+            // A FIFO would block the read until a writer opened it.
+            throw new DumpException(file + " is not a regular file (a FIFO, device or socket), not a segment file");
+        }
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE) {

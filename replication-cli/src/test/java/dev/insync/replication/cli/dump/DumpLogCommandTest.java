@@ -56,7 +56,7 @@ class DumpLogCommandTest {
     static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cmd = new CommandLine(new InsyncCli());
+        CommandLine cmd = InsyncCli.commandLine();
         cmd.setOut(new PrintWriter(out, true));
         cmd.setErr(new PrintWriter(err, true));
         int code = cmd.execute(args);
@@ -500,5 +500,23 @@ class DumpLogCommandTest {
     void usageErrors() {
         assertThat(run("dump-log").exitCode()).isEqualTo(2);
         assertThat(run("dump-log", "--no-such-option", "x.log").exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("dump-log of a FIFO is a usage error at once (opening it would block until a writer comes), exit 2")
+    void fifoIsRefused() throws Exception {
+        Path fifo = tmp.resolve(SEGMENT + ".log");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+        try {
+            org.junit.jupiter.api.Assumptions.assumeTrue(mkfifo.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)
+                    && mkfifo.exitValue() == 0, "mkfifo is available");
+        } finally {
+            mkfifo.destroyForcibly();
+        }
+        Run run = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                () -> run("dump-log", fifo.toString()));
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains(fifo + " is not a regular file").doesNotContain("\tat ");
+        assertThat(run.out()).isEmpty();
     }
 }

@@ -76,14 +76,14 @@ public final class TimingWheelTimer implements Timer {
         if (wheelSize < 2) {
             throw new IllegalArgumentException("timer " + name + ": wheelSize must be >= 2, got " + wheelSize);
         }
-        this.wheel = new TimingWheel(tickMs, wheelSize, tickMs - 1, time.milliseconds(), taskCounter,
+        this.wheel = new TimingWheel(tickMs, wheelSize, tickMs - 1, monotonicMs(), taskCounter,
             this::enqueueBucket);
     }
 
     @Override
     public void add(TimerTask task) {
         Objects.requireNonNull(task, "task for timer " + name);
-        long nowMs = time.milliseconds();
+        long nowMs = monotonicMs();
         long deadlineMs = nowMs > MAX_DEADLINE_MS - task.delayMs() ? MAX_DEADLINE_MS : nowMs + task.delayMs();
         TimerTaskEntry entry = new TimerTaskEntry(task, deadlineMs, lock);
         task.bind(entry);
@@ -154,6 +154,15 @@ public final class TimingWheelTimer implements Timer {
         }
     }
 
+    /**
+     * Deadlines are on the monotonic clock, as Kafka's {@code SystemTimer} keeps them
+     * ({@code hiResClockMs}): a wall clock stepped back must not hold acks=all requests past their
+     * timeout (PRO-5), nor one stepped forward expire them early.
+     */
+    private long monotonicMs() {
+        return time.nanoseconds() / 1_000_000L;
+    }
+
     private void enqueueBucket(TimerTaskList bucket) {
         bucket.queueSeq(bucketSeq++);
         dueQueue.add(bucket);
@@ -185,7 +194,7 @@ public final class TimingWheelTimer implements Timer {
                 wakeupAtMs = Long.MAX_VALUE;
                 wakeup = null;
             }
-            long nowMs = time.milliseconds();
+            long nowMs = monotonicMs();
             TimerTaskList bucket;
             while ((bucket = dueQueue.peek()) != null && bucket.expirationMs() <= nowMs) {
                 dueQueue.poll();

@@ -69,7 +69,7 @@ final class ManualScheduler implements Scheduler {
     }
 
     private Event enqueue(Executor executor, Runnable task, long delayMs, long periodMs) {
-        Event event = new Event(time.milliseconds() + delayMs, seq++, executor, task, periodMs);
+        Event event = new Event(time.monotonicMs() + delayMs, seq++, executor, task, periodMs);
         queue.add(event);
         return event;
     }
@@ -85,12 +85,17 @@ final class ManualScheduler implements Scheduler {
     }
 
     long nowMs() {
-        return time.milliseconds();
+        return time.monotonicMs();
+    }
+
+    /** Steps the wall clock only (see {@link ManualTime#jumpWallClock}); due times stay on the monotonic clock. */
+    void jumpWallClock(long deltaMs) {
+        time.jumpWallClock(deltaMs);
     }
 
     /** Advances time by {@code deltaMs}, running each due event at its own due time. */
     void advance(long deltaMs) {
-        advanceTo(time.milliseconds() + deltaMs);
+        advanceTo(time.monotonicMs() + deltaMs);
     }
 
     /** Runs every event due up to {@code targetMs}, in order, then leaves the clock there. */
@@ -107,7 +112,7 @@ final class ManualScheduler implements Scheduler {
             if (next.cancelled) {
                 continue;
             }
-            time.set(Math.max(time.milliseconds(), next.dueMs));
+            time.set(Math.max(time.monotonicMs(), next.dueMs));
             synchronized (this) {
                 ranCount++;
                 if (next.periodMs > 0) {
@@ -118,12 +123,12 @@ final class ManualScheduler implements Scheduler {
             }
             next.executor.execute(next.task);
         }
-        time.set(Math.max(time.milliseconds(), targetMs));
+        time.set(Math.max(time.monotonicMs(), targetMs));
     }
 
     /** Runs events due now without moving the clock. */
     void runDue() {
-        advanceTo(time.milliseconds());
+        advanceTo(time.monotonicMs());
     }
 
     /** Uncancelled events still waiting. */

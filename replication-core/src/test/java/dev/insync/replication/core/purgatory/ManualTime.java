@@ -6,6 +6,8 @@ import dev.insync.replication.core.time.Time;
 final class ManualTime implements Time {
 
     private volatile long nowMs;
+    /** How far the wall clock was stepped from the monotonic one ({@link #jumpWallClock}). */
+    private volatile long wallOffsetMs;
 
     ManualTime(long startMs) {
         this.nowMs = startMs;
@@ -13,7 +15,17 @@ final class ManualTime implements Time {
 
     @Override
     public long milliseconds() {
+        return nowMs + wallOffsetMs;
+    }
+
+    /** The monotonic time in ms, which only {@link #set} moves. */
+    long monotonicMs() {
         return nowMs;
+    }
+
+    /** Steps the wall clock (milliseconds()) by {@code deltaMs}, as NTP does; nanoseconds() is unaffected. */
+    void jumpWallClock(long deltaMs) {
+        wallOffsetMs += deltaMs;
     }
 
     @Override

@@ -294,4 +294,25 @@ class TimingWheelTimerTest {
         task.cancel();
         assertThat(timer.size()).isZero();
     }
+
+    @Test
+    @DisplayName("PRO-5 a wall clock stepped back or forward neither holds a task past its deadline nor fires it early")
+    void wallClockJumpsDoNotMoveDeadlines() {
+        TimingWheelTimer timer = timer();
+        RecordingTask early = new RecordingTask("early", 500);
+        RecordingTask late = new RecordingTask("late", 30_000);
+        timer.add(early);
+        timer.add(late);
+        scheduler.jumpWallClock(-60_000);
+        scheduler.advance(499);
+        assertThat(early.runs).isZero();
+        scheduler.advance(1);
+        assertThat(early.runs).as("due 500 ms after it was added, whatever the wall clock says").isEqualTo(1);
+        scheduler.jumpWallClock(+120_000);
+        scheduler.advance(10_000);
+        assertThat(late.runs).as("a forward step does not expire it early").isZero();
+        scheduler.advance(19_500);
+        assertThat(late.runs).isEqualTo(1);
+        assertThat(late.firedAtMs - early.firedAtMs).isEqualTo(29_500);
+    }
 }

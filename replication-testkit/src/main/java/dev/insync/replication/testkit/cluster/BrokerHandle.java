@@ -6,6 +6,7 @@ import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.Log;
+import dev.insync.replication.log.StorageOperation;
 import dev.insync.replication.log.TopicPartition;
 
 import java.nio.file.Path;
@@ -116,6 +117,35 @@ public final class BrokerHandle {
     /** Starts a stopped broker again: a new broker epoch, recovery from its directories. */
     public void restart() {
         broker.start();
+    }
+
+    /**
+     * The disk under log directory {@code logDir} (an index into {@link #logDirs()}) fails: its next
+     * operation of {@code kind} and every operation after it end in an I/O error, so the directory
+     * goes offline (contract §9): its partitions answer KAFKA_STORAGE_ERROR, the broker reports them
+     * to the controller in its heartbeats, which moves their leadership away, and the other
+     * directories keep serving. The broker's next start brings a working disk (see
+     * {@link #replaceDisk}). The broker must be running or paused.
+     */
+    public void failDisk(int logDir, StorageOperation.Kind kind) {
+        broker.failDisk(logDir, kind);
+    }
+
+    /**
+     * The first operation the disk under log directory {@code logDir} failed, in the running (or,
+     * while down, the last) incarnation; empty while it has failed none.
+     */
+    public Optional<StorageOperation> diskFailure(int logDir) {
+        return broker.diskFailure(logDir);
+    }
+
+    /**
+     * Swaps the disk under log directory {@code logDir} of a down broker for an empty one: its files
+     * are deleted. Without this call a restarted broker finds the failed disk's files as they were
+     * (recovered at open, LOG-7).
+     */
+    public void replaceDisk(int logDir) {
+        broker.replaceDisk(logDir);
     }
 
     /**

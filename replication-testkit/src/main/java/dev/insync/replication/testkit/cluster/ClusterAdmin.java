@@ -1,5 +1,6 @@
 package dev.insync.replication.testkit.cluster;
 
+import dev.insync.replication.core.broker.BrokerLifecycleManager;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.Log;
@@ -57,6 +58,21 @@ public final class ClusterAdmin {
         return log(brokerId, topic, partition).logEndOffset();
     }
 
+    /** The log of a running broker, if it has one for the partition. */
+    public Optional<Log> logOf(int brokerId, String topic, int partition) {
+        return logOf(brokerId, new TopicPartition(topic, partition));
+    }
+
+    /** The log of a running broker, if it has one for {@code tp}. */
+    public Optional<Log> logOf(int brokerId, TopicPartition tp) {
+        return cluster.broker(brokerId).log(tp);
+    }
+
+    /** The partition object of a running broker, if it hosts {@code tp}. */
+    public Optional<Partition> partitionState(int brokerId, TopicPartition tp) {
+        return cluster.broker(brokerId).partition(tp);
+    }
+
     /** The partition object of a running broker, if it hosts it. */
     public Optional<Partition> partitionState(int brokerId, String topic, int partition) {
         return cluster.broker(brokerId).partition(new TopicPartition(topic, partition));
@@ -92,6 +108,17 @@ public final class ClusterAdmin {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether the controller knows the broker's current incarnation as registered, unfenced and not
+     * shutting down: the broker can stay in (or be elected from) an ISR right now.
+     */
+    public boolean activeAtController(int brokerId) {
+        BrokerHandle b = cluster.broker(brokerId);
+        long epoch = b.lifecycle().map(BrokerLifecycleManager::brokerEpoch).orElse(-1L);
+        return epoch >= 0 && cluster.controller().broker(brokerId)
+                .map(r -> r.brokerEpoch() == epoch && !r.fenced() && !r.inControlledShutdown()).orElse(false);
     }
 
     /** How many times a broker has started (a restart adds one); 0 before its first start. */

@@ -2,11 +2,12 @@ package dev.insync.replication.testkit.cluster;
 
 import dev.insync.replication.core.broker.BrokerLifecycleManager;
 import dev.insync.replication.core.config.ReplicationConfig;
+import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
-import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.core.server.LogDirFailureListener;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.core.time.Scheduler;
@@ -15,6 +16,7 @@ import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogDirectory;
+import dev.insync.replication.log.StorageOperation;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.testkit.controller.MetadataDeltaSequencer;
 import dev.insync.replication.testkit.network.InMemoryNetwork;
@@ -23,8 +25,12 @@ import dev.insync.replication.testkit.sim.NodeRuntime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +39,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * One broker of an {@link InMemoryCluster} across its incarnations: one or more real
@@ -53,7 +61,8 @@ final class ClusterBroker {
     private final ReplicationConfig config;
     private final NodeRuntime runtime;
     private final InMemoryNetwork network;
-    private final Set<Mutation> mutations;
+    private final MutationSeams seams;
+    private final long retentionCheckIntervalMs;
     /** This broker's log directory's durability (and fault hook); per broker, never JVM-wide. */
     private final FileSync fileSync;
 
@@ -64,15 +73,23 @@ final class ClusterBroker {
     private BrokerLifecycleManager lifecycle;
     private MetadataDeltaSequencer sequencer;
     private InMemoryReplicationMetrics metrics;
+    /** The broker epoch of the last incarnation that registered, -1 before. */
+    private long lastIncarnationEpoch = BrokerLifecycleManager.NO_EPOCH;
+    /**
+     * The disks under the log directories of the current (or, while down, the last) incarnation, by
+     * index; a start brings new, healthy ones (a failed disk is replaced).
+     */
+    private volatile List<DiskFault> disks = List.of();
     /** The current incarnation's node scheduler, null while down. */
     private volatile Scheduler scheduler;
     /** The public face of this broker ({@link InMemoryCluster#broker(int)}). */
     private final BrokerHandle handle = new BrokerHandle(this);
 
     ClusterBroker(int id, List<Path> logDirs, ReplicationConfig config, NodeRuntime runtime, InMemoryNetwork network,
-                  Set<Mutation> mutations, FileSync fileSync) {
+                  Set<Mutation> mutations, FileSync fileSync, long retentionCheckIntervalMs) {
         this.fileSync = fileSync;
-        this.mutations = mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
+        this.seams = new MutationSeams(mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations));
+        this.retentionCheckIntervalMs = retentionCheckIntervalMs;
         this.id = id;
         this.node = NodeId.broker(id);
         if (logDirs.isEmpty()) {
@@ -126,12 +143,15 @@ final class ClusterBroker {
         incarnation++;
         Scheduler scheduler = runtime.forNode(node);
         this.scheduler = scheduler;
-        logDirectories = openLogDirectories(scheduler);
-        long previousEpoch = previousCleanShutdownEpoch(logDirectories);
+        List<LogDirectory> dirs = openLogDirectories(scheduler);
+        logDirectories = dirs;
+        long previousEpoch = seams.previousBrokerEpoch(previousCleanShutdownEpoch(dirs), lastIncarnationEpoch);
         metrics = new InMemoryReplicationMetrics();
         MetadataDeltaSequencer[] sequencerRef = new MetadataDeltaSequencer[1];
         ReplicaManager[] replicaManagerRef = new ReplicaManager[1];
-        lifecycle = BrokerLifecycleManager.builder(id, network.controllerChannelFor(id), scheduler)
+        ControllerChannel channel = seams.controllerChannel(network.controllerChannelFor(id),
+                tp -> replicaManagerRef[0] == null ? Optional.empty() : replicaManagerRef[0].partition(tp));
+        lifecycle = BrokerLifecycleManager.builder(id, channel, scheduler)
                 .previousBrokerEpoch(previousEpoch)
                 .heartbeatIntervalMs(config.brokerHeartbeatIntervalMs())
                 .registrationRetryBackoffMs(config.brokerRegistrationRetryBackoffMs())
@@ -139,42 +159,91 @@ final class ClusterBroker {
                 .offlineReplicas(() -> replicaManagerRef[0] == null ? List.of() : replicaManagerRef[0].offlineReplicas())
                 .build();
         BrokerLifecycleManager lm = lifecycle;
-        replicaManager = ReplicaManager.builder(id).config(config).logDirectories(logDirectories).scheduler(scheduler)
-                .transport(network.transportFor(id)).controller(network.controllerChannelFor(id))
+        replicaManager = ReplicaManager.builder(id).config(config).logDirectories(dirs).scheduler(scheduler)
+                .transport(network.transportFor(id)).controller(channel)
                 .brokerEpoch(lifecycle::brokerEpoch).metrics(metrics).logDirFailureListener(logDirFailures(lm)).build();
         replicaManagerRef[0] = replicaManager;
         // LDR-4: act on metadata only once caught up with the controller's log (see InitialMetadataLoad).
-        sequencer = new MetadataDeltaSequencer(new InitialMetadataLoad(replicaManager::applyMetadataDelta,
+        Consumer<MetadataDelta> applier = seams.metadataApplier(replicaManager::applyMetadataDelta);
+        sequencer = new MetadataDeltaSequencer(seams.skipsInitialLoadMerge() ? applier : new InitialMetadataLoad(applier,
                 lm::brokerEpoch, scheduler, scheduler.newSerialExecutor("InitialMetadataLoad-" + id)));
         sequencerRef[0] = sequencer;
         ReplicaManager rm = replicaManager;
-        if (mutations.contains(Mutation.STRIP_DIVERGING_EPOCH)) {
-            network.bindFetchHandler(id, request -> rm.fetch(request).thenApply(ClusterBroker::withoutDivergingEpochs));
-        } else {
-            network.bindFetchHandler(id, rm::fetch);
-        }
+        network.bindFetchHandler(id, seams.fetchHandler(rm, this::log));
         network.bindMetadataListener(id, sequencer::accept);
-        boolean ackAllEarly = mutations.contains(Mutation.ACK_ALL_AFTER_LOCAL_APPEND);
-        network.bind(node, ClientRpc.PRODUCE, request -> produce(rm, ackAllEarly && request.acks() == -1
-                ? new ClientRpc.ProduceRequest(request.topicPartition(), request.records(), 1, request.timeoutMs())
-                : request));
+        network.bind(node, ClientRpc.PRODUCE, request -> produce(rm, seams.produceRequest(request)));
         rm.startup();
         lifecycle.start();
+        scheduleRetention(scheduler, dirs);
         status = BrokerStatus.RUNNING;
         LOG.debug("Broker {} started (incarnation {}, previous clean epoch {})", id, incarnation, previousEpoch);
     }
 
+    /** Opens every log directory, each on a new, healthy {@link DiskFault} (its FileSync's fault hook). */
     private List<LogDirectory> openLogDirectories(Scheduler scheduler) {
         List<LogDirectory> opened = new ArrayList<>();
+        List<DiskFault> newDisks = new ArrayList<>();
         try {
             for (Path dir : logDirs) {
-                opened.add(LogDirectory.open(dir, config.logConfig(), scheduler.time()::milliseconds, fileSync));
+                DiskFault disk = new DiskFault(dir);
+                newDisks.add(disk);
+                opened.add(LogDirectory.open(dir, config.logConfig(), scheduler.time()::milliseconds,
+                        fileSync.withFaults(disk)));
             }
         } catch (RuntimeException e) {
             opened.forEach(LogDirectory::close);
             throw e;
         }
+        disks = List.copyOf(newDisks);
         return List.copyOf(opened);
+    }
+
+    /**
+     * The disk under log directory {@code index} fails: its next operation of {@code kind} (a write,
+     * a flush or a directory fsync) and every operation after it end in an I/O error, so the
+     * directory goes offline (contract §9) and the broker keeps its other directories. Healed by the
+     * broker's next start. The broker must be running or paused.
+     */
+    void failDisk(int index, StorageOperation.Kind kind) {
+        requireAlive();
+        disk(index).failAt(kind);
+    }
+
+    /** The first operation the disk under log directory {@code index} failed in the current (or last) incarnation. */
+    Optional<StorageOperation> diskFailure(int index) {
+        return disk(index).firstFailure();
+    }
+
+    /**
+     * A new, empty disk under log directory {@code index} of a down broker: its files are gone, as
+     * after a failed disk was swapped. The next start recovers the other directories and replicates
+     * the lost partitions again from their leaders.
+     */
+    void replaceDisk(int index) {
+        requireStatus(BrokerStatus.DOWN);
+        disk(index);
+        Path dir = logDirs.get(index);
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                if (!p.equals(dir)) {
+                    Files.delete(p);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot empty log directory " + dir + " of broker " + id, e);
+        }
+    }
+
+    private DiskFault disk(int index) {
+        List<DiskFault> current = disks;
+        if (index < 0 || index >= logDirs.size()) {
+            throw new IllegalArgumentException("Broker " + id + " has log directories 0.." + (logDirs.size() - 1)
+                    + ", not " + index);
+        }
+        if (current.isEmpty()) {
+            throw new IllegalStateException("Broker " + id + " has not started yet");
+        }
+        return current.get(index);
     }
 
     /** LDR-5: the stop was clean only if every log directory says so, with the same broker epoch. */
@@ -201,6 +270,29 @@ final class ClusterBroker {
         };
     }
 
+    /**
+     * LOG-10: core leaves retention to the embedder (Kafka's LogManager runs it); this broker
+     * assembly runs it every {@code retentionCheckIntervalMs} when a retention limit is set.
+     */
+    private void scheduleRetention(Scheduler scheduler, List<LogDirectory> dirs) {
+        if (retentionCheckIntervalMs <= 0
+                || (config.logConfig().retentionMs() < 0 && config.logConfig().retentionBytes() < 0)) {
+            return;
+        }
+        scheduler.schedulePeriodically(scheduler.newSerialExecutor("log-retention-" + id), () -> {
+            long nowMs = scheduler.time().milliseconds();
+            for (LogDirectory dir : dirs) {
+                for (Log log : dir.logs().values()) {
+                    try {
+                        log.deleteOldSegments(nowMs);
+                    } catch (RuntimeException e) {
+                        LOG.warn("Broker {}: retention of {} failed: {}", id, log.topicPartition(), e.toString());
+                    }
+                }
+            }
+        }, retentionCheckIntervalMs, retentionCheckIntervalMs);
+    }
+
     /** The broker's produce handler; PRO-1: the wire's acks are parsed here, a bad value is answered at once. */
     private static CompletableFuture<ClientRpc.ProduceResponse> produce(ReplicaManager rm, ClientRpc.ProduceRequest request) {
         TopicPartition tp = request.topicPartition();
@@ -220,15 +312,6 @@ final class ClusterBroker {
                 });
     }
 
-    /** {@link Mutation#STRIP_DIVERGING_EPOCH}: the same response with every divergingEpoch removed (test-only). */
-    private static FetchResponse withoutDivergingEpochs(FetchResponse response) {
-        Map<TopicPartition, FetchResponse.PartitionData> stripped = new LinkedHashMap<>();
-        response.partitions().forEach((tp, d) -> stripped.put(tp, new FetchResponse.PartitionData(d.error(),
-                d.highWatermark(), d.lastStableOffset(), d.logStartOffset(), d.logEndOffset(), d.records(),
-                Optional.empty())));
-        return new FetchResponse(response.error(), stripped);
-    }
-
     /** SIGSTOP. */
     void pause() {
         requireStatus(BrokerStatus.RUNNING);
@@ -246,6 +329,7 @@ final class ClusterBroker {
     /** kill -9: the process and its memory are gone; files stay as written (the OS has them). */
     void kill() {
         requireAlive();
+        rememberEpoch();
         runtime.kill(node);
         closeFilesAfterDeath();
     }
@@ -262,10 +346,17 @@ final class ClusterBroker {
                 recoveryPoints.put(log.dir(), log.recoveryPoint());
             }
         }
+        rememberEpoch();
         runtime.kill(node);
         closeFilesAfterDeath();
         recoveryPoints.forEach((partitionDir, recoveryPoint) ->
                 PowerLoss.discardUnflushed(partitionDir, recoveryPoint, runtime.random()));
+    }
+
+    private void rememberEpoch() {
+        if (lifecycle != null && lifecycle.brokerEpoch() >= 0) {
+            lastIncarnationEpoch = lifecycle.brokerEpoch();
+        }
     }
 
     private void closeFilesAfterDeath() {
@@ -289,8 +380,15 @@ final class ClusterBroker {
                 return;
             }
             long epoch = lm.brokerEpoch();
+            lastIncarnationEpoch = epoch;
             lm.close();
-            rm.closeCleanly(epoch);
+            try {
+                rm.closeCleanly(epoch);
+            } catch (RuntimeException e) {
+                // A failed disk (contract §9): that directory keeps no clean-shutdown marker, so the next
+                // start is unclean (LDR-5); the process exits all the same, as Kafka's does.
+                LOG.warn("Broker {}: clean close failed ({}); stopping without the marker there", id, e.toString());
+            }
             runtime.kill(node);
             clearProcessState();
             down.complete(null);

@@ -3,6 +3,7 @@ package dev.insync.replication.testkit.cluster;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.log.FileSync;
+import dev.insync.replication.log.StorageOperation;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.testkit.controller.ControllerConfig;
 import dev.insync.replication.testkit.controller.ReferenceController;
@@ -26,6 +27,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -34,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.random.RandomGenerator;
 import java.util.stream.Stream;
 
 /**
@@ -57,6 +60,8 @@ public final class InMemoryCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InMemoryCluster.class);
     /** Longest a single {@link #await} may advance virtual time by default. */
     public static final long DEFAULT_AWAIT_MS = 120_000;
+    /** Kafka's {@code log.retention.check.interval.ms} default. */
+    public static final long DEFAULT_RETENTION_CHECK_INTERVAL_MS = 300_000;
 
     private final NodeRuntime runtime;
     /** The simulator, or null in real-time mode. */
@@ -68,11 +73,13 @@ public final class InMemoryCluster implements AutoCloseable {
     private final Path dataDir;
     private final boolean deleteDataDirOnClose;
     private final long startWallMs;
+    private final Set<Mutation> mutations;
     private int nextClientId = 1;
     private boolean closed;
 
     private InMemoryCluster(Builder b) {
         this.config = ReplicationConfig.fromProperties(b.properties);
+        this.mutations = b.mutations.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(b.mutations));
         if (b.realTime) {
             this.loop = null;
             this.runtime = new RealTimeNodeRuntime(b.seed);
@@ -104,7 +111,7 @@ public final class InMemoryCluster implements AutoCloseable {
                 logDirs.add(dataDir.resolve("broker-" + id + "-logdir-" + k));
             }
             ClusterBroker broker = new ClusterBroker(id, logDirs, config, runtime, network, b.mutations,
-                    FileSync.of(b.fsync));
+                    FileSync.of(b.fsync), b.retentionCheckIntervalMs);
             brokers.put(id, broker);
             broker.start();
         }
@@ -202,6 +209,46 @@ public final class InMemoryCluster implements AutoCloseable {
         broker(brokerId).powerLoss();
     }
 
+    /**
+     * Flips one random bit in a batch of a down broker's segment files above its checkpointed
+     * recovery point, in the bytes the batch's CRC covers, so that recovery finds it when the
+     * broker restarts and cuts the log there (LOG-7). The broker must be down after a crash.
+     *
+     * @return where the bit was flipped, or empty if no batch lies above any recovery point
+     */
+    public Optional<BitFlip.Flipped> flipBitAboveRecoveryPoint(int brokerId, RandomGenerator random) {
+        ClusterBroker b = clusterBroker(brokerId);
+        if (b.status() != BrokerStatus.DOWN) {
+            throw new IllegalStateException("Broker " + brokerId + " is " + b.status() + "; corrupt only a down broker's files");
+        }
+        return BitFlip.flipAboveRecoveryPoint(b.logDirs(), random);
+    }
+
+    /** {@link BrokerHandle#failDisk}: a disk of a running broker fails at its next {@code kind} operation. */
+    public void failDisk(int brokerId, int logDir, StorageOperation.Kind kind) {
+        broker(brokerId).failDisk(logDir, kind);
+    }
+
+    /** {@link BrokerHandle#replaceDisk}: a down broker's log directory comes back empty. */
+    public void replaceDisk(int brokerId, int logDir) {
+        broker(brokerId).replaceDisk(logDir);
+    }
+
+    /**
+     * Jumps a broker's wall clock by {@code deltaMs} (forward or back), as an NTP step would; its
+     * monotonic clock and timers are unaffected. Simulated clusters only.
+     */
+    public void jumpClock(int brokerId, long deltaMs) {
+        broker(brokerId);
+        loop().jumpClock(NodeId.broker(brokerId), deltaMs);
+    }
+
+    /** How far a broker's wall clock is from the cluster's (0 unless {@link #jumpClock} moved it). */
+    public long clockOffsetMs(int brokerId) {
+        broker(brokerId);
+        return loop().clockOffsetMs(NodeId.broker(brokerId));
+    }
+
     /** Starts a stopped broker again: a new broker epoch, recovery from its directory. */
     public void restart(int brokerId) {
         broker(brokerId).restart();
@@ -232,6 +279,11 @@ public final class InMemoryCluster implements AutoCloseable {
         network.isolate(NodeId.broker(brokerId));
     }
 
+    /** Cuts both directions between a broker and the controller (clients and other brokers still reach it). */
+    public void partitionFromController(int brokerId) {
+        network.partition(NodeId.broker(brokerId), NodeId.CONTROLLER);
+    }
+
     /** Removes every network partition. */
     public void heal() {
         network.healAll();
@@ -240,6 +292,34 @@ public final class InMemoryCluster implements AutoCloseable {
     /** Sets every link's delay (drawn uniformly from the seeded source) and drop probability. */
     public void setLinks(LinkConfig link) {
         network.setDefaultLink(link);
+    }
+
+    /**
+     * Sets the delay and drop probability of every link to and from {@code brokerId} (brokers, the
+     * controller and clients), overriding {@link #setLinks} there until {@link #resetLinks()}.
+     */
+    public void setLinksOf(int brokerId, LinkConfig link) {
+        NodeId b = NodeId.broker(brokerId);
+        for (NodeId other : nodes()) {
+            if (!other.equals(b)) {
+                network.setLinks(b, other, link);
+            }
+        }
+    }
+
+    /** Drops every per-broker link setting ({@link #setLinksOf}); the default link applies everywhere again. */
+    public void resetLinks() {
+        network.clearLinkConfigs();
+    }
+
+    private List<NodeId> nodes() {
+        List<NodeId> nodes = new ArrayList<>();
+        nodes.add(NodeId.CONTROLLER);
+        brokers.keySet().forEach(id -> nodes.add(NodeId.broker(id)));
+        for (int c = 1; c < nextClientId; c++) {
+            nodes.add(NodeId.client(c));
+        }
+        return nodes;
     }
 
     // ------------------------------------------------------------------------------------- time
@@ -364,6 +444,11 @@ public final class InMemoryCluster implements AutoCloseable {
         return Collections.unmodifiableList(new ArrayList<>(brokers.keySet()));
     }
 
+    /** TEST-ONLY deliberate bugs this cluster was built with. */
+    Set<Mutation> mutations() {
+        return mutations;
+    }
+
     /**
      * Broker {@code brokerId}: its status ({@link BrokerHandle#status()}), files, the live objects of
      * its running incarnation, and the fault verbs. The fault methods of this class are shorthands
@@ -372,11 +457,15 @@ public final class InMemoryCluster implements AutoCloseable {
      * @throws IllegalArgumentException if the cluster has no such broker
      */
     public BrokerHandle broker(int brokerId) {
+        return clusterBroker(brokerId).handle();
+    }
+
+    private ClusterBroker clusterBroker(int brokerId) {
         ClusterBroker b = brokers.get(brokerId);
         if (b == null) {
             throw new IllegalArgumentException("No broker " + brokerId + " in this cluster (brokers " + brokers.keySet() + ")");
         }
-        return b.handle();
+        return b;
     }
 
     /**
@@ -422,6 +511,7 @@ public final class InMemoryCluster implements AutoCloseable {
         private boolean fsync;
         private boolean realTime;
         private int logDirsPerBroker = 1;
+        private long retentionCheckIntervalMs = DEFAULT_RETENTION_CHECK_INTERVAL_MS;
 
         private Builder() {
         }
@@ -495,6 +585,18 @@ public final class InMemoryCluster implements AutoCloseable {
          */
         public Builder fsync(boolean enabled) {
             this.fsync = enabled;
+            return this;
+        }
+
+        /**
+         * How often each broker applies {@code retention.ms} / {@code retention.bytes} to its logs
+         * (Kafka's {@code log.retention.check.interval.ms}, default 5 minutes); 0 never.
+         */
+        public Builder retentionCheckIntervalMs(long ms) {
+            if (ms < 0) {
+                throw new IllegalArgumentException("Negative retention check interval " + ms + " ms");
+            }
+            this.retentionCheckIntervalMs = ms;
             return this;
         }
 

@@ -11,14 +11,20 @@ import dev.insync.replication.testkit.sim.NodeId;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
  * A producer client of an {@link InMemoryCluster}: one record per call, sent to the partition's
  * current leader over the in-memory network. No hidden retries: every call ends exactly once, with
  * the broker's answer or, if none arrives, {@code REQUEST_TIMED_OUT} at its own deadline (PRO-5).
+ *
+ * <p>By default every call asks the controller who leads; with {@link #cacheLeaders(boolean)} the
+ * client keeps the leader it last used until an error or a timeout, as Kafka's clients keep their
+ * metadata, and so may write to a deposed leader that does not know it yet.
  */
 public final class TestProducer {
 
@@ -30,6 +36,8 @@ public final class TestProducer {
     private final NodeId node;
     private final Scheduler scheduler;
     private final Executor executor;
+    private final Map<TopicPartition, Integer> cachedLeaders = new ConcurrentHashMap<>();
+    private volatile boolean cacheLeaders;
 
     TestProducer(InMemoryCluster cluster, String name, NodeId node, Scheduler scheduler) {
         this.cluster = cluster;
@@ -42,6 +50,15 @@ public final class TestProducer {
     /** This client's name. */
     public String name() {
         return name;
+    }
+
+    /** Whether to keep using the last leader until a call to it fails (Kafka clients' metadata cache); default false. */
+    public TestProducer cacheLeaders(boolean enabled) {
+        this.cacheLeaders = enabled;
+        if (!enabled) {
+            cachedLeaders.clear();
+        }
+        return this;
     }
 
     /**
@@ -76,12 +93,21 @@ public final class TestProducer {
         TopicPartition tp = new TopicPartition(topic, partition);
         CompletableFuture<ProduceOutcome> outcome = new CompletableFuture<>();
         executor.execute(() -> {
-            Optional<PartitionRegistration> registration = cluster.controller().partition(tp);
-            if (registration.isEmpty()) {
-                outcome.complete(ProduceOutcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION));
-                return;
+            Integer cached = cacheLeaders ? cachedLeaders.get(tp) : null;
+            int leader;
+            if (cached != null) {
+                leader = cached;
+            } else {
+                Optional<PartitionRegistration> registration = cluster.controller().partition(tp);
+                if (registration.isEmpty()) {
+                    outcome.complete(ProduceOutcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION));
+                    return;
+                }
+                leader = registration.get().leader();
+                if (cacheLeaders && leader != PartitionRegistration.NO_LEADER) {
+                    cachedLeaders.put(tp, leader);
+                }
             }
-            int leader = registration.get().leader();
             if (leader == PartitionRegistration.NO_LEADER) {
                 outcome.complete(ProduceOutcome.failed(Errors.NOT_LEADER_OR_FOLLOWER));
                 return;
@@ -89,9 +115,10 @@ public final class TestProducer {
             MemoryRecords records = new RecordBatchBuilder(0)
                     .append(scheduler.time().milliseconds(), recordKey, recordValue, recordHeaders)
                     .build();
-            Scheduler.Cancellable deadline = scheduler.schedule(executor,
-                    () -> outcome.complete(ProduceOutcome.failed(Errors.REQUEST_TIMED_OUT)),
-                    timeoutMs + CLIENT_DEADLINE_SLACK_MS);
+            Scheduler.Cancellable deadline = scheduler.schedule(executor, () -> {
+                cachedLeaders.remove(tp);
+                outcome.complete(ProduceOutcome.failed(Errors.REQUEST_TIMED_OUT));
+            }, timeoutMs + CLIENT_DEADLINE_SLACK_MS);
             CompletableFuture<ClientRpc.ProduceResponse> response = cluster.network().send(node, NodeId.broker(leader),
                     ClientRpc.PRODUCE, new ClientRpc.ProduceRequest(tp, records, acks, timeoutMs));
             if (acks == 0) {
@@ -102,6 +129,9 @@ public final class TestProducer {
             }
             response.whenComplete((r, error) -> executor.execute(() -> {
                 deadline.cancel();
+                if (error != null || r.error() != Errors.NONE) {
+                    cachedLeaders.remove(tp);
+                }
                 if (error != null) {
                     outcome.complete(ProduceOutcome.failed(Errors.NETWORK_EXCEPTION));
                 } else if (r.error() == Errors.NONE) {

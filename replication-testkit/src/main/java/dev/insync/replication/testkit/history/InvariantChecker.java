@@ -2,253 +2,653 @@ package dev.insync.replication.testkit.history;
 
 import dev.insync.replication.testkit.history.HistoryEvent.Config;
 import dev.insync.replication.testkit.history.HistoryEvent.Consume;
+import dev.insync.replication.testkit.history.HistoryEvent.ControllerState;
+import dev.insync.replication.testkit.history.HistoryEvent.EpochStart;
 import dev.insync.replication.testkit.history.HistoryEvent.Final;
 import dev.insync.replication.testkit.history.HistoryEvent.LogEntry;
+import dev.insync.replication.testkit.history.HistoryEvent.PollDone;
+import dev.insync.replication.testkit.history.HistoryEvent.PollInvoke;
 import dev.insync.replication.testkit.history.HistoryEvent.ProduceFail;
 import dev.insync.replication.testkit.history.HistoryEvent.ProduceInvoke;
 import dev.insync.replication.testkit.history.HistoryEvent.ProduceOk;
+import dev.insync.replication.testkit.history.HistoryEvent.Quiesce;
+import dev.insync.replication.testkit.history.HistoryEvent.Sample;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * Decides SPEC §11's invariants over a history and the simulator's state samples. Every check is
- * written against what a client could observe plus each broker's final log, so that it does not
- * trust the library's own bookkeeping.
+ * Decides SPEC §11's invariants from a {@link History} alone: what clients were given, the faults,
+ * the configuration, the brokers' and the controller's sampled state and the final logs are all in
+ * the file, so an independent checker reading the same JSON lines reaches the same verdict. Nothing
+ * here looks at a live cluster.
+ *
+ * <ul>
+ *   <li>INV-1 / INV-2: every acks=all record acknowledged with NONE, and every record a consumer was
+ *       given, is in every final log of its partition at its offset, unchanged — for records that
+ *       min ISR ≥ 2 protected from then on and that no later unclean election of their partition
+ *       could have taken away. Offsets below a final log's start were removed by retention (whose
+ *       bound is LOG-10's check). INV-2 also needs every record a consumer was given to be in the
+ *       history: each poll starts where the previous one left the consumer.</li>
+ *   <li>INV-3: final logs of a partition are identical from the highest log start on, with one HW.</li>
+ *   <li>INV-4: a leader's HW never decreases within its epoch; no HW exceeds its LEO.</li>
+ *   <li>INV-5: every produce call completes exactly once, within the deadline it was invoked with.</li>
+ *   <li>INV-7: at every sampling instant, every member of a leader's ISR (same incarnation as when the
+ *       leader's epoch began) has an LEO at or above the leader's HW.</li>
+ *   <li>INV-8: epoch caches strictly increase in epoch and start offset; one leader per leader epoch.</li>
+ *   <li>LOG-10: a leader's log start never passes its HW.</li>
+ *   <li>LOG-8: at the end, every broker's leader-epoch cache describes its final log.</li>
+ *   <li>LDR-5: a broker that crashed is in no ELR from its next registration until it rejoins the ISR.</li>
+ *   <li>LIVENESS: once faults are healed ({@code quiesce}), within its bound every partition has a
+ *       leader, every replica in the controller's ISR, HW = LEO on every replica, and an acks=all
+ *       probe write succeeds. Excused (and reported as such) when the controller's last state of the
+ *       partition leaves no ISR or ELR member and unclean election is off.</li>
+ * </ul>
  */
 public final class InvariantChecker {
 
-    private final long produceTimeoutMs;
-    private final long completionSlackMs;
+    /** Client name of the liveness probe writes. */
+    public static final String PROBE_CLIENT = "probe";
+    /** Fault kinds after which a broker's next registration is unclean (LDR-5). */
+    private static final Set<String> UNCLEAN_STOPS = Set.of("kill", "power", "disk-offline", "disk-replace");
 
-    /**
-     * @param produceTimeoutMs   the timeout every produce call was given (INV-5)
-     * @param completionSlackMs  network time a response may take on top of the broker-side timeout
-     */
-    public InvariantChecker(long produceTimeoutMs, long completionSlackMs) {
-        this.produceTimeoutMs = produceTimeoutMs;
-        this.completionSlackMs = completionSlackMs;
+    /** A checker; it holds no state between histories. */
+    public InvariantChecker() {
     }
 
-    /** All violations found, in the order of the invariants' ids. */
-    public List<Violation> check(History history, List<StateSample> samples) {
-        List<HistoryEvent> events = history.events();
-        List<Violation> out = new ArrayList<>();
-        List<Final> finals = events.stream().filter(Final.class::isInstance).map(Final.class::cast).toList();
-        checkAckedAndConsumedKept(events, finals, out);
-        checkConvergence(finals, out);
-        checkHighWatermarks(finals, samples, out);
-        checkCompletions(events, out);
-        checkIsrHoldsHighWatermark(samples, out);
-        checkEpochs(samples, out);
-        return out;
+    /** The violations in {@code history} (the excused failures dropped). */
+    public List<Violation> violations(History history) {
+        return check(history).violations();
     }
 
-    /** INV-1 and INV-2: acknowledged acks=all records and consumed records are in every final log, unchanged. */
-    private void checkAckedAndConsumedKept(List<HistoryEvent> events, List<Final> finals, List<Violation> out) {
-        Map<Long, ProduceInvoke> invokes = new HashMap<>();
-        List<Config> configs = new ArrayList<>();
-        for (HistoryEvent e : events) {
-            if (e instanceof ProduceInvoke p) {
-                invokes.put(p.id(), p);
-            } else if (e instanceof Config c) {
-                configs.add(c);
-            }
-        }
-        for (HistoryEvent e : events) {
-            if (e instanceof ProduceOk ok) {
-                ProduceInvoke inv = invokes.get(ok.id());
-                if (inv != null && "all".equals(inv.acks()) && protectedFrom(inv.t(), configs)) {
-                    requireEverywhere("INV-1", ok.t(), ok.offset(), inv.value(), "acks=all record id " + ok.id(), finals, out);
+    /** Everything found in {@code history}. */
+    public Verdict check(History history) {
+        return new Run(history.events()).check();
+    }
+
+    /** One pass over one history. */
+    private static final class Run {
+        private final List<HistoryEvent> events;
+        private final List<Config> configs = new ArrayList<>();
+        private final Map<Long, ProduceInvoke> invokes = new HashMap<>();
+        /** Per partition: times at which the controller's state shows an unclean election. */
+        private final Map<Integer, List<Long>> uncleanElections = new HashMap<>();
+        /** Per partition: the leader epoch of its latest unclean election. */
+        private final Map<Integer, Integer> lastUncleanEpoch = new HashMap<>();
+        private final Map<Integer, List<Final>> finals = new TreeMap<>();
+        private final Map<Integer, ControllerState> lastController = new TreeMap<>();
+        private final Set<Integer> excusedPartitions = new HashSet<>();
+        private final List<Violation> out = new ArrayList<>();
+        private final List<Violation> excused = new ArrayList<>();
+        private Quiesce quiesce;
+
+        Run(List<HistoryEvent> events) {
+            this.events = events;
+            for (HistoryEvent e : events) {
+                if (e instanceof Config c) {
+                    configs.add(c);
+                } else if (e instanceof ProduceInvoke p) {
+                    invokes.put(p.id(), p);
+                } else if (e instanceof ControllerState c) {
+                    lastController.put(c.partition(), c);
+                    if (c.unclean()) {
+                        uncleanElections.computeIfAbsent(c.partition(), k -> new ArrayList<>()).add(c.t());
+                    }
+                } else if (e instanceof Final f) {
+                    finals.computeIfAbsent(f.partition(), k -> new ArrayList<>()).add(f);
+                } else if (e instanceof Quiesce q) {
+                    quiesce = q;
                 }
-            } else if (e instanceof Consume c && protectedFrom(c.t(), configs)) {
-                requireEverywhere("INV-2", c.t(), c.offset(), c.value(), "record consumed by " + c.client(), finals, out);
             }
         }
-    }
 
-    /** Whether min ISR >= 2 and no unclean election held from {@code t} to the end. */
-    private static boolean protectedFrom(long t, List<Config> configs) {
-        Config inForce = null;
-        for (Config c : configs) {
-            if (c.t() <= t) {
-                inForce = c;
-            } else if (c.minIsr() < 2 || c.unclean()) {
+        Verdict check() {
+            checkLiveness();
+            checkAckedAndConsumedKept();
+            checkConsumersSawEverything();
+            checkConvergence();
+            checkCompletions();
+            checkSamples();
+            checkUncleanRestartsLeaveElr();
+            checkEpochCachesMatchFinalLogs();
+            out.sort((a, b) -> a.invariant().compareTo(b.invariant()));
+            return new Verdict(out, excused);
+        }
+
+        // ------------------------------------------------------------------ INV-1, INV-2
+
+        private void checkAckedAndConsumedKept() {
+            for (HistoryEvent e : events) {
+                if (e instanceof ProduceOk ok) {
+                    ProduceInvoke inv = invokes.get(ok.id());
+                    if (inv != null && "all".equals(inv.acks()) && protectedFrom(inv.t(), inv.partition())) {
+                        requireKept("INV-1", ok.t(), inv.partition(), ok.offset(), inv.value(),
+                                "acks=all record id " + ok.id());
+                    }
+                } else if (e instanceof Consume c && protectedFrom(c.t(), c.partition())) {
+                    requireKept("INV-2", c.t(), c.partition(), c.offset(), c.value(),
+                            "record consumed by " + c.client() + " (poll " + c.poll() + ")");
+                }
+            }
+        }
+
+        /**
+         * Whether min ISR ≥ 2 held from {@code t} to the end and no unclean election of the partition
+         * happened at or after {@code t}. (An unclean election before {@code t} does not excuse: the
+         * leader it made is the partition's legitimate history from then on.)
+         */
+        private boolean protectedFrom(long t, int partition) {
+            Config inForce = null;
+            for (Config c : configs) {
+                if (c.t() <= t) {
+                    inForce = c;
+                } else if (c.minIsr() < 2) {
+                    return false;
+                }
+            }
+            if (inForce == null || inForce.minIsr() < 2) {
                 return false;
             }
+            for (long u : uncleanElections.getOrDefault(partition, List.of())) {
+                if (u >= t) {
+                    return false;
+                }
+            }
+            return true;
         }
-        return inForce != null && inForce.minIsr() >= 2 && !inForce.unclean();
-    }
 
-    private static void requireEverywhere(String inv, long t, long offset, String value, String what,
-                                          List<Final> finals, List<Violation> out) {
-        for (Final f : finals) {
-            LogEntry entry = entryAt(f, offset);
-            if (entry == null || !Objects.equals(entry.value(), value)) {
-                out.add(new Violation(inv, t, what + " '" + value + "' at offset " + offset + " is "
-                        + (entry == null ? "missing" : "'" + entry.value() + "'") + " in broker " + f.broker() + "'s final log"));
+        private void requireKept(String inv, long t, int partition, long offset, String value, String what) {
+            List<Final> logs = finals.getOrDefault(partition, List.of());
+            if (excusedPartitions.contains(partition)) {
+                // Never whole again (excused): the record must still be somewhere.
+                boolean anywhere = logs.stream().anyMatch(f -> f.logStart() > offset
+                        || (entryAt(f, offset) != null && Objects.equals(entryAt(f, offset).value(), value)));
+                if (!anywhere) {
+                    out.add(new Violation(inv, t, what + " '" + value + "' at offset " + offset + " of partition "
+                            + partition + " is in no final log"));
+                }
+                return;
+            }
+            for (Final f : logs) {
+                if (offset < f.logStart()) {
+                    continue; // removed by retention; LOG-10 bounds how far the log start may move
+                }
+                LogEntry entry = entryAt(f, offset);
+                if (entry == null || !Objects.equals(entry.value(), value)) {
+                    out.add(new Violation(inv, t, what + " '" + value + "' at offset " + offset + " of partition "
+                            + partition + " is " + (entry == null ? "missing" : "'" + entry.value() + "'")
+                            + " in broker " + f.broker() + "'s final log"));
+                }
             }
         }
-    }
 
-    private static LogEntry entryAt(Final f, long offset) {
-        for (LogEntry e : f.log()) {
-            if (e.offset() == offset) {
-                return e;
+        private static LogEntry entryAt(Final f, long offset) {
+            List<LogEntry> log = f.log();
+            int lo = 0;
+            int hi = log.size() - 1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                long o = log.get(mid).offset();
+                if (o == offset) {
+                    return log.get(mid);
+                } else if (o < offset) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid - 1;
+                }
             }
+            return null;
         }
-        return null;
-    }
 
-    /** INV-3: after healing, every replica holds the same log and the same HW. */
-    private static void checkConvergence(List<Final> finals, List<Violation> out) {
-        for (int i = 1; i < finals.size(); i++) {
-            Final a = finals.get(0);
-            Final b = finals.get(i);
-            if (!a.log().equals(b.log())) {
-                out.add(new Violation("INV-3", -1, "broker " + b.broker() + "'s log differs from broker " + a.broker()
-                        + "'s: first difference " + firstDifference(a.log(), b.log())));
-            }
-            if (a.hw() != b.hw()) {
-                out.add(new Violation("INV-3", -1, "HW " + b.hw() + " on broker " + b.broker() + " but " + a.hw()
-                        + " on broker " + a.broker()));
+        /** INV-2's premise: every record a consumer was given is in the history. */
+        private void checkConsumersSawEverything() {
+            Map<String, Long> position = new HashMap<>();
+            Map<Long, PollInvoke> open = new HashMap<>();
+            Map<Long, Integer> consumed = new HashMap<>();
+            for (HistoryEvent e : events) {
+                if (e instanceof PollInvoke p) {
+                    String key = p.client() + "/" + p.partition();
+                    long expected = position.getOrDefault(key, 0L);
+                    if (p.position() != expected) {
+                        out.add(new Violation("INV-2", p.t(), "poll " + p.id() + " of " + p.client() + " on partition "
+                                + p.partition() + " starts at offset " + p.position() + ", but the consumer's previous "
+                                + "poll left it at " + expected + ": what it was given in between is not in the history"));
+                    }
+                    open.put(p.id(), p);
+                } else if (e instanceof Consume c) {
+                    PollInvoke p = open.get(c.poll());
+                    if (p == null || c.offset() < p.position()) {
+                        out.add(new Violation("INV-2", c.t(), "record at offset " + c.offset() + " consumed by "
+                                + c.client() + " outside an open poll at or below its position (poll " + c.poll() + ")"));
+                    }
+                    consumed.merge(c.poll(), 1, Integer::sum);
+                } else if (e instanceof PollDone d) {
+                    PollInvoke p = open.remove(d.id());
+                    if (p == null) {
+                        out.add(new Violation("INV-2", d.t(), "end of poll " + d.id() + " that was never invoked"));
+                        continue;
+                    }
+                    int n = consumed.getOrDefault(d.id(), 0);
+                    if (n != d.records()) {
+                        out.add(new Violation("INV-2", d.t(), "poll " + d.id() + " of " + p.client() + " gave "
+                                + d.records() + " records but " + n + " are in the history"));
+                    }
+                    position.put(p.client() + "/" + p.partition(), d.next());
+                }
             }
         }
-    }
 
-    private static String firstDifference(List<LogEntry> a, List<LogEntry> b) {
-        int n = Math.min(a.size(), b.size());
-        for (int i = 0; i < n; i++) {
-            if (!a.get(i).equals(b.get(i))) {
-                return a.get(i) + " vs " + b.get(i);
-            }
-        }
-        return "lengths " + a.size() + " vs " + b.size();
-    }
+        // ------------------------------------------------------------------ INV-3
 
-    /** INV-4: a leader's HW never decreases within an epoch; nobody's HW exceeds its LEO. */
-    private static void checkHighWatermarks(List<Final> finals, List<StateSample> samples, List<Violation> out) {
-        for (Final f : finals) {
-            if (f.hw() > f.leo()) {
-                out.add(new Violation("INV-4", -1, "broker " + f.broker() + " HW " + f.hw() + " above LEO " + f.leo()));
+        private void checkConvergence() {
+            for (Map.Entry<Integer, List<Final>> e : finals.entrySet()) {
+                int partition = e.getKey();
+                if (excusedPartitions.contains(partition)) {
+                    continue;
+                }
+                List<Final> logs = e.getValue();
+                long from = logs.stream().mapToLong(Final::logStart).max().orElse(0);
+                Final a = logs.get(0);
+                for (int i = 1; i < logs.size(); i++) {
+                    Final b = logs.get(i);
+                    List<LogEntry> la = from(a, from);
+                    List<LogEntry> lb = from(b, from);
+                    if (!la.equals(lb) || a.leo() != b.leo()) {
+                        out.add(new Violation("INV-3", -1, "partition " + partition + ": broker " + b.broker()
+                                + "'s log differs from broker " + a.broker() + "'s from offset " + from
+                                + ": first difference " + firstDifference(la, lb) + " (LEO " + b.leo() + " vs " + a.leo() + ")"));
+                    }
+                    if (a.hw() != b.hw()) {
+                        out.add(new Violation("INV-3", -1, "partition " + partition + ": HW " + b.hw() + " on broker "
+                                + b.broker() + " but " + a.hw() + " on broker " + a.broker()));
+                    }
+                }
             }
         }
-        Map<String, Long> lastLeaderHw = new HashMap<>();
-        for (StateSample s : samples) {
+
+        private static List<LogEntry> from(Final f, long offset) {
+            return f.log().stream().filter(entry -> entry.offset() >= offset).toList();
+        }
+
+        private static String firstDifference(List<LogEntry> a, List<LogEntry> b) {
+            int n = Math.min(a.size(), b.size());
+            for (int i = 0; i < n; i++) {
+                if (!a.get(i).equals(b.get(i))) {
+                    return a.get(i) + " vs " + b.get(i);
+                }
+            }
+            return "lengths " + a.size() + " vs " + b.size();
+        }
+
+        // ------------------------------------------------------------------ INV-5
+
+        private void checkCompletions() {
+            Map<Long, Integer> completions = new HashMap<>();
+            for (HistoryEvent e : events) {
+                long id;
+                if (e instanceof ProduceOk ok) {
+                    id = ok.id();
+                } else if (e instanceof ProduceFail f) {
+                    id = f.id();
+                } else {
+                    continue;
+                }
+                long t = e.t();
+                int n = completions.merge(id, 1, Integer::sum);
+                ProduceInvoke inv = invokes.get(id);
+                if (inv == null || inv.t() > t) {
+                    out.add(new Violation("INV-5", t, "completion of produce id " + id + " that was never invoked"));
+                } else if (n > 1) {
+                    out.add(new Violation("INV-5", t, "produce id " + id + " completed " + n + " times"));
+                } else if (t - inv.t() > inv.deadlineMs()) {
+                    out.add(new Violation("INV-5", t, "produce id " + id + " took " + (t - inv.t()) + " ms, deadline "
+                            + inv.deadlineMs() + " ms (broker-side timeout " + inv.timeoutMs() + " ms)"));
+                }
+            }
+            for (ProduceInvoke inv : invokes.values()) {
+                if (!completions.containsKey(inv.id())) {
+                    out.add(new Violation("INV-5", inv.t(), "produce id " + inv.id() + " ('" + inv.value()
+                            + "') never completed"));
+                }
+            }
+        }
+
+        // ------------------------------------------------------------------ samples: INV-4, INV-7, INV-8, LOG-10
+
+        private void checkSamples() {
+            Map<Long, Sample> current = new TreeMap<>();
+            Map<String, Long> leaderHw = new HashMap<>();
+            Map<String, Integer> leaderOfEpoch = new HashMap<>();
+            Map<String, Map<Integer, Integer>> incarnationsAtEpochStart = new HashMap<>();
+            Map<Integer, Integer> uncleanEpochSoFar = new HashMap<>();
+            int i = 0;
+            while (i < events.size()) {
+                HistoryEvent e = events.get(i);
+                if (e instanceof ControllerState c && c.unclean()) {
+                    uncleanEpochSoFar.put(c.partition(), c.leaderEpoch());
+                }
+                if (!(e instanceof Sample first)) {
+                    i++;
+                    continue;
+                }
+                // One sampling instant: consecutive samples with the same time.
+                int j = i;
+                while (j < events.size() && events.get(j) instanceof Sample s && s.t() == first.t()) {
+                    checkOne(s, leaderHw, leaderOfEpoch);
+                    current.put(key(s.partition(), s.broker()), s);
+                    j++;
+                }
+                checkIsrHoldsHighWatermark(first.t(), current, incarnationsAtEpochStart, uncleanEpochSoFar);
+                i = j;
+            }
+        }
+
+        private void checkOne(Sample s, Map<String, Long> leaderHw, Map<String, Integer> leaderOfEpoch) {
+            if (!s.up()) {
+                return;
+            }
             if (s.hw() > s.leo()) {
-                out.add(new Violation("INV-4", s.t(), "broker " + s.broker() + " HW " + s.hw() + " above LEO " + s.leo()));
+                out.add(new Violation("INV-4", s.t(), "broker " + s.broker() + " partition " + s.partition() + " HW "
+                        + s.hw() + " above LEO " + s.leo()));
             }
-            if (s.leader()) {
-                String key = s.broker() + "/" + s.incarnation() + "/" + s.leaderEpoch();
-                Long previous = lastLeaderHw.put(key, s.hw());
-                if (previous != null && s.hw() < previous) {
-                    out.add(new Violation("INV-4", s.t(), "leader " + s.broker() + " HW went down from " + previous
-                            + " to " + s.hw() + " in epoch " + s.leaderEpoch()));
-                }
-            }
-        }
-    }
-
-    /** INV-5: every produce call completes exactly once, within its timeout. */
-    private void checkCompletions(List<HistoryEvent> events, List<Violation> out) {
-        Map<Long, ProduceInvoke> open = new HashMap<>();
-        Map<Long, Integer> completions = new HashMap<>();
-        long lastT = 0;
-        for (HistoryEvent e : events) {
-            long id;
-            long t;
-            if (e instanceof ProduceInvoke p) {
-                open.put(p.id(), p);
-                lastT = Math.max(lastT, p.t());
-                continue;
-            } else if (e instanceof ProduceOk ok) {
-                id = ok.id();
-                t = ok.t();
-            } else if (e instanceof ProduceFail f) {
-                id = f.id();
-                t = f.t();
-            } else {
-                continue;
-            }
-            lastT = Math.max(lastT, t);
-            int n = completions.merge(id, 1, Integer::sum);
-            ProduceInvoke inv = open.get(id);
-            if (inv == null) {
-                out.add(new Violation("INV-5", t, "completion of produce id " + id + " that was never invoked"));
-            } else if (n > 1) {
-                out.add(new Violation("INV-5", t, "produce id " + id + " completed " + n + " times"));
-            } else if (t - inv.t() > produceTimeoutMs + completionSlackMs) {
-                out.add(new Violation("INV-5", t, "produce id " + id + " took " + (t - inv.t()) + " ms, timeout "
-                        + produceTimeoutMs + " ms"));
-            }
-        }
-        for (ProduceInvoke inv : open.values()) {
-            if (!completions.containsKey(inv.id())) {
-                out.add(new Violation("INV-5", inv.t(), "produce id " + inv.id() + " ('" + inv.value() + "') never completed"));
-            }
-        }
-    }
-
-    /**
-     * INV-7: every ISR member holds every record below the leader's HW. Checked on samples taken at
-     * the same instant, for members whose incarnation has not changed since the leader's epoch began
-     * (a restarted broker is being removed from the ISR by the controller, LDR-5).
-     */
-    private static void checkIsrHoldsHighWatermark(List<StateSample> samples, List<Violation> out) {
-        Map<Long, List<StateSample>> byTime = new HashMap<>();
-        for (StateSample s : samples) {
-            byTime.computeIfAbsent(s.t(), k -> new ArrayList<>()).add(s);
-        }
-        Map<String, Map<Integer, Integer>> firstSeen = new HashMap<>();
-        for (StateSample s : samples) {
-            if (!s.leader()) {
-                continue;
-            }
-            Map<Integer, Integer> atStart = firstSeen.computeIfAbsent(s.broker() + "/" + s.leaderEpoch(), k -> {
-                Map<Integer, Integer> m = new HashMap<>();
-                for (StateSample o : byTime.get(s.t())) {
-                    m.put(o.broker(), o.incarnation());
-                }
-                return m;
-            });
-            for (StateSample member : byTime.get(s.t())) {
-                if (member.broker() == s.broker() || !s.isr().contains(member.broker())) {
-                    continue;
-                }
-                Integer startIncarnation = atStart.get(member.broker());
-                if (startIncarnation == null || startIncarnation != member.incarnation()) {
-                    continue;
-                }
-                if (member.leo() < s.hw()) {
-                    out.add(new Violation("INV-7", s.t(), "ISR member " + member.broker() + " has LEO " + member.leo()
-                            + " below leader " + s.broker() + "'s HW " + s.hw()));
-                }
-            }
-        }
-    }
-
-    /** INV-8: epoch caches strictly increase in epoch and start offset; one leader per leader epoch. */
-    private static void checkEpochs(List<StateSample> samples, List<Violation> out) {
-        Map<Integer, Integer> leaderOfEpoch = new HashMap<>();
-        for (StateSample s : samples) {
-            long[] previous = null;
-            for (long[] entry : s.epochStartOffsets()) {
-                if (previous != null && (entry[0] <= previous[0] || entry[1] <= previous[1])) {
-                    out.add(new Violation("INV-8", s.t(), "broker " + s.broker() + " epoch cache not strictly increasing: ("
-                            + previous[0] + ", " + previous[1] + ") then (" + entry[0] + ", " + entry[1] + ")"));
+            EpochStart previous = null;
+            for (EpochStart entry : s.epochs()) {
+                if (previous != null && (entry.epoch() <= previous.epoch() || entry.startOffset() <= previous.startOffset())) {
+                    out.add(new Violation("INV-8", s.t(), "broker " + s.broker() + " partition " + s.partition()
+                            + " epoch cache not strictly increasing: (" + previous.epoch() + ", " + previous.startOffset()
+                            + ") then (" + entry.epoch() + ", " + entry.startOffset() + ")"));
                 }
                 previous = entry;
             }
-            if (s.leader()) {
-                Integer other = leaderOfEpoch.putIfAbsent(s.leaderEpoch(), s.broker());
-                if (other != null && other != s.broker()) {
-                    out.add(new Violation("INV-8", s.t(), "brokers " + other + " and " + s.broker()
-                            + " both led epoch " + s.leaderEpoch()));
+            if (!s.leader()) {
+                return;
+            }
+            String epochKey = s.partition() + "/" + s.leaderEpoch();
+            Integer other = leaderOfEpoch.putIfAbsent(epochKey, s.broker());
+            if (other != null && other != s.broker()) {
+                out.add(new Violation("INV-8", s.t(), "brokers " + other + " and " + s.broker() + " both led epoch "
+                        + s.leaderEpoch() + " of partition " + s.partition()));
+            }
+            String key = s.partition() + "/" + s.broker() + "/" + s.incarnation() + "/" + s.leaderEpoch();
+            Long before = leaderHw.put(key, s.hw());
+            if (before != null && s.hw() < before) {
+                out.add(new Violation("INV-4", s.t(), "leader " + s.broker() + " of partition " + s.partition()
+                        + " HW went down from " + before + " to " + s.hw() + " in epoch " + s.leaderEpoch()));
+            }
+            if (s.logStart() > s.hw()) {
+                out.add(new Violation("LOG-10", s.t(), "leader " + s.broker() + " of partition " + s.partition()
+                        + " log start " + s.logStart() + " above its HW " + s.hw()));
+            }
+        }
+
+        /**
+         * INV-7 at one instant. Members whose incarnation changed since the leader's epoch began are
+         * skipped (a restarted broker is being removed from the ISR by the controller, LDR-5), and so
+         * are leaders of epochs before the partition's latest unclean election (which may legitimately
+         * have truncated what they count as committed).
+         */
+        private void checkIsrHoldsHighWatermark(long t, Map<Long, Sample> current,
+                                                Map<String, Map<Integer, Integer>> atEpochStart,
+                                                Map<Integer, Integer> uncleanEpochSoFar) {
+            for (Sample leader : current.values()) {
+                if (!leader.up() || !leader.leader()) {
+                    continue;
+                }
+                Integer uncleanEpoch = uncleanEpochSoFar.get(leader.partition());
+                if (uncleanEpoch != null && leader.leaderEpoch() < uncleanEpoch) {
+                    continue;
+                }
+                Map<Integer, Integer> start = atEpochStart.computeIfAbsent(
+                        leader.partition() + "/" + leader.broker() + "/" + leader.incarnation() + "/" + leader.leaderEpoch(),
+                        k -> incarnations(current, leader.partition()));
+                for (int memberId : leader.isr()) {
+                    if (memberId == leader.broker()) {
+                        continue;
+                    }
+                    Sample member = current.get(key(leader.partition(), memberId));
+                    if (member == null || !member.up() || !Objects.equals(start.get(memberId), member.incarnation())) {
+                        continue;
+                    }
+                    if (member.leo() < leader.hw()) {
+                        out.add(new Violation("INV-7", t, "ISR member " + memberId + " of partition " + leader.partition()
+                                + " has LEO " + member.leo() + " below leader " + leader.broker() + "'s HW " + leader.hw()
+                                + " (epoch " + leader.leaderEpoch() + ")"));
+                    }
                 }
             }
+        }
+
+        private static long key(int partition, int broker) {
+            return ((long) partition << 32) | (broker & 0xFFFFFFFFL);
+        }
+
+        private static Map<Integer, Integer> incarnations(Map<Long, Sample> current, int partition) {
+            Map<Integer, Integer> m = new HashMap<>();
+            for (Sample s : current.values()) {
+                if (s.partition() == partition) {
+                    m.put(s.broker(), s.incarnation());
+                }
+            }
+            return m;
+        }
+
+        // ------------------------------------------------------------------ LDR-5
+
+        /**
+         * LDR-5 as the history shows it: a broker that crashed (kill or power loss), whose disk failed
+         * ({@code disk-offline}: that directory could not leave a clean-shutdown marker) or whose disk
+         * was swapped may have lost records, so from its next registration until it is back in a
+         * partition's ISR it is in no ELR of that partition (and so cannot be elected from one). The
+         * checker knows the restart was unclean from the fault lines, whatever the broker told the
+         * controller.
+         */
+        private void checkUncleanRestartsLeaveElr() {
+            Map<Integer, ControllerState> latest = new HashMap<>();
+            Set<Integer> crashed = new HashSet<>();
+            Map<Integer, Long> epochs = new HashMap<>();
+            /** Broker -> partitions whose ISR it has not rejoined since its unclean restart. */
+            Map<Integer, Set<Integer>> pending = new HashMap<>();
+            Set<String> reported = new HashSet<>();
+            for (HistoryEvent e : events) {
+                if (e instanceof HistoryEvent.Fault f && UNCLEAN_STOPS.contains(f.kind())) {
+                    crashed.addAll(f.brokers());
+                } else if (e instanceof HistoryEvent.Broker b) {
+                    Long before = epochs.put(b.broker(), b.epoch());
+                    if (before != null && before != b.epoch() && crashed.remove(b.broker())) {
+                        Set<Integer> partitions = new HashSet<>();
+                        for (ControllerState c : latest.values()) {
+                            partitions.add(c.partition());
+                        }
+                        pending.put(b.broker(), partitions);
+                        for (ControllerState c : latest.values()) {
+                            elrCheck(b.broker(), c, pending, reported);
+                        }
+                    }
+                } else if (e instanceof ControllerState c) {
+                    latest.put(c.partition(), c);
+                    for (int broker : List.copyOf(pending.keySet())) {
+                        elrCheck(broker, c, pending, reported);
+                    }
+                }
+            }
+        }
+
+        private void elrCheck(int broker, ControllerState c, Map<Integer, Set<Integer>> pending, Set<String> reported) {
+            Set<Integer> partitions = pending.get(broker);
+            if (partitions == null || !partitions.contains(c.partition())) {
+                return;
+            }
+            if (c.isr().contains(broker)) {
+                partitions.remove(c.partition());
+            } else if (c.elr().contains(broker) && reported.add(broker + "/" + c.partition() + "/" + c.partitionEpoch())) {
+                out.add(new Violation("LDR-5", c.t(), "broker " + broker + " restarted after a crash but is in the ELR "
+                        + c.elr() + " of partition " + c.partition() + " (partition epoch " + c.partitionEpoch() + ")"));
+            }
+        }
+
+        // ------------------------------------------------------------------ LOG-8
+
+        /**
+         * LOG-8 at the end: each broker's leader-epoch cache (its last sample) describes its final
+         * log: the same epochs, each starting where the log's first batch of that epoch starts (the
+         * first entry may start lower, at the log start; a last entry at the LEO is an epoch with no
+         * records yet).
+         */
+        private void checkEpochCachesMatchFinalLogs() {
+            Map<String, Sample> last = new HashMap<>();
+            for (HistoryEvent e : events) {
+                if (e instanceof Sample s) {
+                    last.put(s.partition() + "/" + s.broker(), s);
+                }
+            }
+            for (List<Final> logs : finals.values()) {
+                for (Final f : logs) {
+                    Sample s = last.get(f.partition() + "/" + f.broker());
+                    if (s == null || !s.up() || s.leo() != f.leo() || excusedPartitions.contains(f.partition())) {
+                        continue;
+                    }
+                    List<EpochStart> derived = new ArrayList<>();
+                    for (LogEntry entry : f.log()) {
+                        if (derived.isEmpty() || derived.get(derived.size() - 1).epoch() != entry.epoch()) {
+                            derived.add(new EpochStart(entry.epoch(), entry.offset()));
+                        }
+                    }
+                    List<EpochStart> cache = new ArrayList<>(s.epochs());
+                    while (!cache.isEmpty() && cache.get(cache.size() - 1).startOffset() >= f.leo()) {
+                        cache.remove(cache.size() - 1);
+                    }
+                    if (!matches(cache, derived)) {
+                        out.add(new Violation("LOG-8", -1, "broker " + f.broker() + " partition " + f.partition()
+                                + ": epoch cache " + format(s.epochs()) + " does not describe its final log, whose epochs start at "
+                                + format(derived)));
+                    }
+                }
+            }
+        }
+
+        private static boolean matches(List<EpochStart> cache, List<EpochStart> derived) {
+            if (cache.size() != derived.size()) {
+                return false;
+            }
+            for (int i = 0; i < cache.size(); i++) {
+                EpochStart c = cache.get(i);
+                EpochStart d = derived.get(i);
+                if (c.epoch() != d.epoch() || (i == 0 ? c.startOffset() > d.startOffset() : c.startOffset() != d.startOffset())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static String format(List<EpochStart> entries) {
+            StringBuilder sb = new StringBuilder("[");
+            for (EpochStart e : entries) {
+                sb.append(sb.length() > 1 ? ", " : "").append('(').append(e.epoch()).append(", ").append(e.startOffset()).append(')');
+            }
+            return sb.append(']').toString();
+        }
+
+        // ------------------------------------------------------------------ LIVENESS
+
+        private void checkLiveness() {
+            if (quiesce == null) {
+                return;
+            }
+            Config config = configs.isEmpty() ? null : configs.get(configs.size() - 1);
+            if (config == null) {
+                return;
+            }
+            Set<Integer> replicas = Set.copyOf(config.replicas());
+            long deadline = quiesce.t() + quiesce.boundMs();
+            Map<Integer, Long> wholeAt = new TreeMap<>();
+            Map<Integer, ControllerState> controller = new HashMap<>();
+            Map<String, Sample> current = new HashMap<>();
+            boolean afterQuiesce = false;
+            for (HistoryEvent e : events) {
+                if (e == quiesce) {
+                    afterQuiesce = true;
+                }
+                if (e instanceof ControllerState c) {
+                    controller.put(c.partition(), c);
+                } else if (e instanceof Sample s) {
+                    current.put(s.partition() + "/" + s.broker(), s);
+                } else if (e != quiesce) {
+                    continue;
+                }
+                // The state as of the latest samples: judged at the quiesce line and after every later sample.
+                if (!afterQuiesce || e.t() > deadline) {
+                    continue;
+                }
+                for (int p = 0; p < config.partitions(); p++) {
+                    if (!wholeAt.containsKey(p) && whole(p, replicas, controller.get(p), current)) {
+                        wholeAt.put(p, e.t());
+                    }
+                }
+            }
+            for (int p = 0; p < config.partitions(); p++) {
+                ControllerState last = lastController.get(p);
+                if (!wholeAt.containsKey(p)) {
+                    String state = last == null ? "no controller state" : "leader " + last.leader() + " epoch "
+                            + last.leaderEpoch() + " ISR " + last.isr() + " ELR " + last.elr();
+                    Violation v = new Violation("LIVENESS", deadline, "partition " + p + " not whole within "
+                            + quiesce.boundMs() + " ms after the faults healed at t=" + quiesce.t() + "ms: " + state);
+                    if (!config.unclean() && last != null && last.leader() < 0 && last.isr().isEmpty() && last.elr().isEmpty()) {
+                        // No clean ISR/ELR member is left and unclean election is off: Kafka promises nothing.
+                        excused.add(v);
+                        excusedPartitions.add(p);
+                    } else {
+                        out.add(v);
+                    }
+                    continue;
+                }
+                if (!probeSucceeded(p, wholeAt.get(p))) {
+                    out.add(new Violation("LIVENESS", wholeAt.get(p), "partition " + p + " was whole at t="
+                            + wholeAt.get(p) + "ms but no acks=all probe write invoked afterwards succeeded"));
+                }
+            }
+        }
+
+        /** Every replica in the controller's ISR, the leader acting as such, HW = LEO everywhere and equal. */
+        private static boolean whole(int partition, Set<Integer> replicas, ControllerState controller,
+                                     Map<String, Sample> current) {
+            if (controller == null || controller.leader() < 0 || !Set.copyOf(controller.isr()).equals(replicas)) {
+                return false;
+            }
+            long leo = -1;
+            for (int b : replicas) {
+                Sample s = current.get(partition + "/" + b);
+                if (s == null || !HistoryEvent.RUNNING.equals(s.status()) || s.hw() != s.leo() || (leo >= 0 && s.leo() != leo)) {
+                    return false;
+                }
+                if (b == controller.leader() && (!s.leader() || s.leaderEpoch() != controller.leaderEpoch())) {
+                    return false;
+                }
+                leo = s.leo();
+            }
+            return true;
+        }
+
+        private boolean probeSucceeded(int partition, long wholeAtMs) {
+            Map<Long, ProduceInvoke> probes = new LinkedHashMap<>();
+            for (ProduceInvoke inv : invokes.values()) {
+                if (PROBE_CLIENT.equals(inv.client()) && inv.partition() == partition && "all".equals(inv.acks())
+                        && inv.t() >= wholeAtMs) {
+                    probes.put(inv.id(), inv);
+                }
+            }
+            for (HistoryEvent e : events) {
+                if (e instanceof ProduceOk ok && probes.containsKey(ok.id())) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 }

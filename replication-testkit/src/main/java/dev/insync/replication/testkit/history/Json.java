@@ -8,9 +8,9 @@ import java.util.Map;
 
 /**
  * The small JSON subset histories and the CLI's {@code --json} output need: objects with string
- * keys, strings, integral numbers, booleans, null, arrays and nested objects. Writing keeps key order;
- * reading gives {@link LinkedHashMap}, {@link List}, {@link String}, {@link Long}, {@link Boolean}
- * or null. No dependency, so the testkit stays slf4j-only.
+ * keys, strings, numbers, booleans, null, arrays and nested objects. Writing keeps key order;
+ * reading gives {@link LinkedHashMap}, {@link List}, {@link String}, {@link Long} (integral numbers),
+ * {@link Double} (numbers with a fraction or exponent), {@link Boolean} or null. No dependency, so the testkit stays slf4j-only.
  */
 public final class Json {
 
@@ -50,6 +50,12 @@ public final class Json {
                 }
             }
             out.append(']');
+        } else if (value instanceof Double || value instanceof Float) {
+            double d = ((Number) value).doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                throw new IllegalArgumentException("JSON has no " + d);
+            }
+            out.append(d);
         } else if (value instanceof Number || value instanceof Boolean) {
             out.append(value);
         } else {
@@ -199,18 +205,50 @@ public final class Json {
             }
         }
 
-        private Long number() {
+        private Number number() {
             int start = pos;
             if (peek() == '-') {
                 pos++;
             }
+            int digitsStart = pos;
+            skipDigits();
+            if (pos == digitsStart) {
+                throw error("expected a value");
+            }
+            boolean fraction = false;
+            if (peek() == '.') {
+                fraction = true;
+                pos++;
+                int fractionStart = pos;
+                skipDigits();
+                if (pos == fractionStart) {
+                    throw error("expected digits after '.'");
+                }
+            }
+            if (peek() == 'e' || peek() == 'E') {
+                fraction = true;
+                pos++;
+                if (peek() == '+' || peek() == '-') {
+                    pos++;
+                }
+                int exponentStart = pos;
+                skipDigits();
+                if (pos == exponentStart) {
+                    throw error("expected an exponent");
+                }
+            }
+            String literal = text.substring(start, pos);
+            try {
+                return fraction ? (Number) Double.parseDouble(literal) : (Number) Long.parseLong(literal);
+            } catch (NumberFormatException e) {
+                throw error("number " + literal + " out of range");
+            }
+        }
+
+        private void skipDigits() {
             while (pos < text.length() && Character.isDigit(text.charAt(pos))) {
                 pos++;
             }
-            if (start == pos || (pos == start + 1 && text.charAt(start) == '-')) {
-                throw error("expected a value");
-            }
-            return Long.parseLong(text.substring(start, pos));
         }
 
         private Object literal(String word, Object value) {

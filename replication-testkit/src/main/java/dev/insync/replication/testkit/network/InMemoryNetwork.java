@@ -275,6 +275,13 @@ public final class InMemoryNetwork {
         links.computeIfAbsent(new Link(from, to), l -> new LinkState()).config = config;
     }
 
+    /** Drops every per-link configuration: the default link applies everywhere again. */
+    public void clearLinkConfigs() {
+        for (LinkState state : links.values()) {
+            state.config = null;
+        }
+    }
+
     /** Sets the behaviour of both directions between {@code a} and {@code b}. */
     public void setLinks(NodeId a, NodeId b, LinkConfig config) {
         setLink(a, b, config);

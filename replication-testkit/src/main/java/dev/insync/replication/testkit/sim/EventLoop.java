@@ -1,6 +1,7 @@
 package dev.insync.replication.testkit.sim;
 
 import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.core.time.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -149,6 +150,38 @@ public final class EventLoop implements NodeRuntime {
     /** Nodes known to the loop, in {@link NodeId} order. */
     public List<NodeId> nodes() {
         return List.copyOf(nodes.keySet());
+    }
+
+    /**
+     * Jumps {@code node}'s wall clock ({@code Time.milliseconds()} of its schedulers) by
+     * {@code deltaMs}, forward or back, as NTP stepping a machine's clock does. Its monotonic clock
+     * ({@code Time.nanoseconds()}), its timers and everybody else's clocks are unaffected.
+     *
+     * @throws IllegalArgumentException if the wall clock would go below 0
+     */
+    public void jumpClock(NodeId node, long deltaMs) {
+        Slot slot = slot(node);
+        long offset = Math.addExact(slot.clockOffsetMs, deltaMs);
+        if (time.milliseconds() + offset < 0) {
+            throw new IllegalArgumentException("Clock jump of " + deltaMs + " ms would put " + node
+                    + "'s wall clock before the epoch");
+        }
+        slot.clockOffsetMs = offset;
+        log.debug("t={} ms: {}'s wall clock jumped by {} ms (offset now {} ms)", nowMs(), node, deltaMs, offset);
+    }
+
+    /** How far {@code node}'s wall clock is from the loop's ({@link #jumpClock}); 0 unless jumped. */
+    public long clockOffsetMs(NodeId node) {
+        return slot(node).clockOffsetMs;
+    }
+
+    /** {@code node}'s clock: its wall clock with its offset, the shared monotonic clock. */
+    Time clockOf(NodeId node) {
+        Slot slot = slot(node);
+        if (slot.clock == null) {
+            slot.clock = new NodeClock(time, slot);
+        }
+        return slot.clock;
     }
 
     @Override
@@ -502,6 +535,33 @@ public final class EventLoop implements NodeRuntime {
         long incarnation;
         NodeState state = NodeState.RUNNING;
         final ArrayDeque<Event> held = new ArrayDeque<>();
+        /** How far this node's wall clock is from the loop's; survives restarts (it is the machine's clock). */
+        long clockOffsetMs;
+        NodeClock clock;
+    }
+
+    /**
+     * A node's clock: the loop's virtual time, with the node's wall clock shifted by its offset and
+     * the monotonic clock shared (a wall-clock jump never moves {@link #nanoseconds()}).
+     */
+    private static final class NodeClock implements Time {
+        private final SimulatedTime base;
+        private final Slot slot;
+
+        NodeClock(SimulatedTime base, Slot slot) {
+            this.base = base;
+            this.slot = slot;
+        }
+
+        @Override
+        public long milliseconds() {
+            return base.milliseconds() + slot.clockOffsetMs;
+        }
+
+        @Override
+        public long nanoseconds() {
+            return base.nanoseconds();
+        }
     }
 
     /** Configuration of an {@link EventLoop}. */

@@ -1,6 +1,7 @@
 package dev.insync.replication.testkit.sim;
 
 import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.core.time.Time;
 
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -17,11 +18,14 @@ public final class NodeScheduler implements Scheduler {
     private final EventLoop loop;
     private final NodeId node;
     private final long incarnation;
+    /** The node's clock, looked up once: components read the time on every step. */
+    private final Time clock;
 
     NodeScheduler(EventLoop loop, NodeId node, long incarnation) {
         this.loop = loop;
         this.node = node;
         this.incarnation = incarnation;
+        this.clock = loop.clockOf(node);
     }
 
     /** The node this view belongs to. */
@@ -71,9 +75,10 @@ public final class NodeScheduler implements Scheduler {
         return new SimExecutor(loop, node, incarnation, name);
     }
 
+    /** The node's clock: its own wall clock (see {@link EventLoop#jumpClock}), the loop's monotonic clock. */
     @Override
-    public SimulatedTime time() {
-        return loop.time();
+    public Time time() {
+        return clock;
     }
 
     @Override

@@ -3,20 +3,21 @@ package dev.insync.replication.testkit.simulation;
 import dev.insync.replication.testkit.history.History;
 import dev.insync.replication.testkit.history.HistoryEvent;
 import dev.insync.replication.testkit.history.Json;
-import dev.insync.replication.testkit.history.StateSample;
 import dev.insync.replication.testkit.history.Violation;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The outcome of one {@link Simulation} run.
  *
  * @param seed           the seed that reproduces it
- * @param history        what clients and the operator saw (the {@code <seed>.jsonl} file)
- * @param samples        the brokers' sampled state
- * @param violations     broken invariants, empty for a clean run
+ * @param profile        the settings the seed drew
+ * @param history        everything that happened (the {@code <seed>.jsonl} file); the verdict follows from it alone
+ * @param violations     broken invariants (and failures of the run itself: CRASH, LDR-4), empty for a clean run
+ * @param excused        liveness failures the history excuses (no clean ISR/ELR member left, unclean election off)
  * @param acked          produce calls acknowledged with NONE
  * @param ackedAll       of those, acks=all
  * @param lostAcks1      acks=1 acknowledged records absent from every final log (allowed, counted)
@@ -24,19 +25,21 @@ import java.util.Map;
  * @param loopEvents     events the event loop executed
  * @param traceHash      the loop's hash over every executed event (INV-6)
  * @param recentTrace    the loop's last events, to replay a failure
+ * @param faultCounts    fault events recorded, by history kind ({@code kill}, {@code cut}, {@code loss}, ...)
  */
-public record SimulationResult(long seed, History history, List<StateSample> samples, List<Violation> violations,
-                               long acked, long ackedAll, long lostAcks1, long simulatedMs, long loopEvents,
-                               long traceHash, List<String> recentTrace) {
+public record SimulationResult(long seed, SeedProfile profile, History history, List<Violation> violations,
+                               List<Violation> excused, long acked, long ackedAll, long lostAcks1, long simulatedMs,
+                               long loopEvents, long traceHash, List<String> recentTrace, Map<String, Long> faultCounts) {
 
     /** History events shown with a failure. */
     public static final int TRACE_EVENTS = 40;
 
     /** Copies. */
     public SimulationResult {
-        samples = List.copyOf(samples);
         violations = List.copyOf(violations);
+        excused = List.copyOf(excused);
         recentTrace = List.copyOf(recentTrace);
+        faultCounts = java.util.Collections.unmodifiableMap(new TreeMap<>(faultCounts));
     }
 
     /** Whether no invariant broke. */
@@ -47,6 +50,11 @@ public record SimulationResult(long seed, History history, List<StateSample> sam
     /** Number of history events. */
     public int historyEvents() {
         return history.events().size();
+    }
+
+    /** Whether the controller made an unclean election in this run (the history's {@code controller} lines). */
+    public boolean hadUncleanElection() {
+        return history.events().stream().anyMatch(e -> e instanceof HistoryEvent.ControllerState c && c.unclean());
     }
 
     /**
@@ -66,7 +74,7 @@ public record SimulationResult(long seed, History history, List<StateSample> sam
         int end = events.size();
         if (first.t() >= 0) {
             end = 0;
-            while (end < events.size() && eventTime(events.get(end)) <= first.t()) {
+            while (end < events.size() && (events.get(end).t() < 0 ? Long.MAX_VALUE : events.get(end).t()) <= first.t()) {
                 end++;
             }
         }
@@ -81,11 +89,6 @@ public record SimulationResult(long seed, History history, List<StateSample> sam
         return sb.toString();
     }
 
-    private static long eventTime(HistoryEvent e) {
-        Object t = e.toJson().get("t");
-        return t instanceof Number n ? n.longValue() : Long.MAX_VALUE;
-    }
-
     /** The per-seed summary as one JSON object. */
     public Map<String, Object> summaryJson() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -95,9 +98,12 @@ public record SimulationResult(long seed, History history, List<StateSample> sam
         m.put("ackedAll", ackedAll);
         m.put("lostAcks1", lostAcks1);
         m.put("violations", violations.stream().map(Violation::toString).toList());
+        m.put("excused", excused.stream().map(Violation::toString).toList());
         m.put("simulatedMs", simulatedMs);
         m.put("loopEvents", loopEvents);
         m.put("traceHash", Long.toHexString(traceHash));
+        m.put("settings", profile.toJson());
+        m.put("faults", faultCounts);
         return m;
     }
 }

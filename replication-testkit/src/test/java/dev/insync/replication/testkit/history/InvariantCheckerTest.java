@@ -2,22 +2,31 @@ package dev.insync.replication.testkit.history;
 
 import dev.insync.replication.testkit.history.HistoryEvent.Config;
 import dev.insync.replication.testkit.history.HistoryEvent.Consume;
+import dev.insync.replication.testkit.history.HistoryEvent.ControllerState;
+import dev.insync.replication.testkit.history.HistoryEvent.EpochStart;
+import dev.insync.replication.testkit.history.HistoryEvent.Fault;
 import dev.insync.replication.testkit.history.HistoryEvent.Final;
 import dev.insync.replication.testkit.history.HistoryEvent.LogEntry;
+import dev.insync.replication.testkit.history.HistoryEvent.PollDone;
+import dev.insync.replication.testkit.history.HistoryEvent.PollInvoke;
 import dev.insync.replication.testkit.history.HistoryEvent.ProduceFail;
 import dev.insync.replication.testkit.history.HistoryEvent.ProduceInvoke;
 import dev.insync.replication.testkit.history.HistoryEvent.ProduceOk;
+import dev.insync.replication.testkit.history.HistoryEvent.Quiesce;
+import dev.insync.replication.testkit.history.HistoryEvent.Sample;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/** Each invariant on small hand-written histories; {@link HistoryFileCheckTest} does it on real, written files. */
 class InvariantCheckerTest {
 
-    private final InvariantChecker checker = new InvariantChecker(30_000, 1_000);
+    private final InvariantChecker checker = new InvariantChecker();
 
     private static List<LogEntry> log(String... values) {
         List<LogEntry> entries = new ArrayList<>();
@@ -27,14 +36,20 @@ class InvariantCheckerTest {
         return entries;
     }
 
+    private static ProduceInvoke invoke(long t, long id, String acks, String value) {
+        return new ProduceInvoke(t, id, "p1", 0, acks, value, 30_000, 31_000);
+    }
+
     private static History healthy() {
         History h = new History();
         h.add(new Config(0, 2, List.of(1, 2, 3), false));
-        h.add(new ProduceInvoke(10, 1, "p1", "all", "v1"));
+        h.add(invoke(10, 1, "all", "v1"));
         h.add(new ProduceOk(15, 1, 0, 0));
-        h.add(new ProduceInvoke(20, 2, "p1", "1", "v2"));
+        h.add(invoke(20, 2, "1", "v2"));
         h.add(new ProduceOk(21, 2, 1, 0));
-        h.add(new Consume(30, "c1", 0, "v1"));
+        h.add(new PollInvoke(30, 1, "c1", 0, 0, 1, 2_000));
+        h.add(new Consume(31, 1, "c1", 0, 0, "v1"));
+        h.add(new PollDone(31, 1, "NONE", 1, 1));
         return h;
     }
 
@@ -44,20 +59,29 @@ class InvariantCheckerTest {
         h.add(new Final(3, b3.size(), b3.size(), b3));
     }
 
+    private static Sample sample(long t, int broker, boolean leader, int epoch, List<Integer> isr, long hw, long leo,
+                                 List<EpochStart> epochs) {
+        return new Sample(t, broker, 0, 1, HistoryEvent.RUNNING, leader, epoch, isr, hw, leo, 0, epochs);
+    }
+
+    private List<String> invariants(History h) {
+        return checker.violations(h).stream().map(Violation::invariant).toList();
+    }
+
     @Test
     @DisplayName("a healthy history has no violations")
     void healthyHistory() {
         History h = healthy();
         finals(h, log("v1", "v2"), log("v1", "v2"), log("v1", "v2"));
-        assertThat(checker.check(h, List.of())).isEmpty();
+        assertThat(checker.violations(h)).isEmpty();
     }
 
     @Test
-    @DisplayName("INV-1 an acknowledged acks=all record missing from a final log is a violation")
+    @DisplayName("INV-1 INV-2 an acknowledged acks=all record, or a consumed one, missing from a final log is a violation")
     void inv1LostAckedRecord() {
         History h = healthy();
         finals(h, log("x", "v2"), log("x", "v2"), log("x", "v2"));
-        assertThat(checker.check(h, List.of())).extracting(Violation::invariant).contains("INV-1", "INV-2");
+        assertThat(invariants(h)).contains("INV-1", "INV-2");
     }
 
     @Test
@@ -65,10 +89,51 @@ class InvariantCheckerTest {
     void inv1NotProtectedUnderMinIsrOne() {
         History h = new History();
         h.add(new Config(0, 1, List.of(1, 2, 3), false));
-        h.add(new ProduceInvoke(10, 1, "p1", "all", "v1"));
+        h.add(invoke(10, 1, "all", "v1"));
         h.add(new ProduceOk(15, 1, 0, 0));
         finals(h, log("x"), log("x"), log("x"));
-        assertThat(checker.check(h, List.of())).isEmpty();
+        assertThat(checker.violations(h)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("INV-1 is excused only from an unclean election on: records acknowledged after it are protected again")
+    void inv1ExcusedOnlyFromTheUncleanElection() {
+        History h = new History();
+        h.add(new Config(0, 2, List.of(1, 2, 3), true));
+        h.add(invoke(10, 1, "all", "before"));
+        h.add(new ProduceOk(15, 1, 0, 0));
+        h.add(new ControllerState(20, 0, 3, 1, 5, List.of(3), List.of(), List.of(), true, true));
+        h.add(invoke(30, 2, "all", "after"));
+        h.add(new ProduceOk(35, 2, 0, 1));
+        List<LogEntry> lost = List.of(new LogEntry(0, 1, "other"));
+        h.add(new Final(1, 0, 1, 1, 0, lost));
+        h.add(new Final(2, 0, 1, 1, 0, lost));
+        h.add(new Final(3, 0, 1, 1, 0, lost));
+        List<Violation> v = checker.violations(h);
+        assertThat(v).extracting(Violation::invariant).containsOnly("INV-1");
+        assertThat(v).allMatch(x -> x.detail().contains("'after'"));
+    }
+
+    @Test
+    @DisplayName("INV-1 with unclean election enabled but never used, nothing is excused")
+    void inv1NotExcusedByTheSettingAlone() {
+        History h = new History();
+        h.add(new Config(0, 2, List.of(1, 2, 3), true));
+        h.add(invoke(10, 1, "all", "v1"));
+        h.add(new ProduceOk(15, 1, 0, 0));
+        finals(h, log("x"), log("x"), log("x"));
+        assertThat(invariants(h)).containsOnly("INV-1");
+    }
+
+    @Test
+    @DisplayName("INV-1 records below a final log's start were removed by retention and are not required there")
+    void inv1RetentionRemovedRecords() {
+        History h = healthy();
+        List<LogEntry> tail = List.of(new LogEntry(1, 0, "v2"));
+        h.add(new Final(1, 0, 2, 2, 1, tail));
+        h.add(new Final(2, 0, 2, 2, 1, tail));
+        h.add(new Final(3, 0, 2, 2, 1, tail));
+        assertThat(checker.violations(h)).isEmpty();
     }
 
     @Test
@@ -76,9 +141,23 @@ class InvariantCheckerTest {
     void inv2ConsumedChanged() {
         History h = new History();
         h.add(new Config(0, 2, List.of(1, 2, 3), false));
-        h.add(new Consume(30, "c1", 0, "v1"));
+        h.add(new PollInvoke(30, 1, "c1", 0, 0, 1, 2_000));
+        h.add(new Consume(30, 1, "c1", 0, 0, "v1"));
+        h.add(new PollDone(30, 1, "NONE", 1, 1));
         finals(h, log("other"), log("other"), log("other"));
-        assertThat(checker.check(h, List.of())).extracting(Violation::invariant).containsExactly("INV-2", "INV-2", "INV-2");
+        assertThat(invariants(h)).containsExactly("INV-2", "INV-2", "INV-2");
+    }
+
+    @Test
+    @DisplayName("INV-2 a poll that starts past where the previous one left the consumer means records the history never saw")
+    void inv2ConsumerSkippedRecords() {
+        History h = healthy();
+        h.add(new PollInvoke(40, 2, "c1", 0, 2, 1, 2_000));
+        h.add(new PollDone(41, 2, "NONE", 0, 2));
+        finals(h, log("v1", "v2"), log("v1", "v2"), log("v1", "v2"));
+        List<Violation> v = checker.violations(h);
+        assertThat(v).extracting(Violation::invariant).containsExactly("INV-2");
+        assertThat(v.get(0).detail()).contains("starts at offset 2").contains("left it at 1");
     }
 
     @Test
@@ -86,70 +165,187 @@ class InvariantCheckerTest {
     void inv3Diverged() {
         History h = healthy();
         finals(h, log("v1", "v2"), log("v1", "v2"), log("v1", "zz"));
-        assertThat(checker.check(h, List.of())).extracting(Violation::invariant).containsExactly("INV-3");
+        assertThat(invariants(h)).containsExactly("INV-3");
     }
 
     @Test
-    @DisplayName("INV-4 a leader HW that goes down within an epoch is a violation")
+    @DisplayName("INV-4 a leader HW that goes down within an epoch, or any HW above its LEO, is a violation")
     void inv4HwDown() {
         History h = healthy();
+        h.add(sample(100, 1, true, 0, List.of(1, 2, 3), 5, 6, List.of()));
+        h.add(sample(200, 1, true, 0, List.of(1, 2, 3), 4, 6, List.of()));
+        h.add(sample(300, 2, false, 0, List.of(), 7, 6, List.of()));
         finals(h, log("v1", "v2"), log("v1", "v2"), log("v1", "v2"));
-        List<StateSample> samples = List.of(
-                new StateSample(100, 1, 1, true, 0, List.of(1, 2, 3), 5, 6, List.of()),
-                new StateSample(200, 1, 1, true, 0, List.of(1, 2, 3), 4, 6, List.of()));
-        assertThat(checker.check(h, samples)).extracting(Violation::invariant).containsExactly("INV-4");
+        assertThat(invariants(h)).containsExactly("INV-4", "INV-4");
     }
 
     @Test
     @DisplayName("INV-5 a produce call that never completes, or completes twice, is a violation")
     void inv5Completion() {
         History h = healthy();
-        h.add(new ProduceInvoke(40, 3, "p2", "all", "v3"));
+        h.add(invoke(40, 3, "all", "v3"));
         h.add(new ProduceFail(41, 2, "REQUEST_TIMED_OUT"));
         finals(h, log("v1", "v2"), log("v1", "v2"), log("v1", "v2"));
-        assertThat(checker.check(h, List.of())).extracting(Violation::invariant).containsExactly("INV-5", "INV-5");
+        assertThat(invariants(h)).containsExactly("INV-5", "INV-5");
     }
 
     @Test
-    @DisplayName("INV-5 a produce call that completes after its timeout is a violation")
+    @DisplayName("INV-5 a produce call that completes after the deadline it was invoked with is a violation")
     void inv5Late() {
         History h = new History();
         h.add(new Config(0, 2, List.of(1), false));
-        h.add(new ProduceInvoke(0, 1, "p1", "1", "v1"));
-        h.add(new ProduceFail(40_000, 1, "REQUEST_TIMED_OUT"));
-        assertThat(checker.check(h, List.of())).extracting(Violation::invariant).containsExactly("INV-5");
+        h.add(new ProduceInvoke(0, 1, "p1", 0, "1", "v1", 5_000, 5_500));
+        h.add(new ProduceFail(5_501, 1, "REQUEST_TIMED_OUT"));
+        assertThat(invariants(h)).containsExactly("INV-5");
     }
 
     @Test
-    @DisplayName("INV-7 an ISR member below the leader's HW is a violation")
+    @DisplayName("INV-7 an ISR member below the leader's HW at one sampling instant is a violation")
     void inv7() {
         History h = healthy();
+        h.add(sample(100, 1, true, 0, List.of(1, 2), 5, 6, List.of()));
+        h.add(sample(100, 2, false, 0, List.of(), 3, 3, List.of()));
         finals(h, log("v1", "v2"), log("v1", "v2"), log("v1", "v2"));
-        List<StateSample> samples = List.of(
-                new StateSample(100, 1, 1, true, 0, List.of(1, 2), 5, 6, List.of()),
-                new StateSample(100, 2, 1, false, 0, List.of(1, 2), 3, 3, List.of()));
-        assertThat(checker.check(h, samples)).extracting(Violation::invariant).containsExactly("INV-7");
+        assertThat(invariants(h)).containsExactly("INV-7");
+    }
+
+    @Test
+    @DisplayName("INV-7 a member's latest sample counts at later instants: samples are written only when state changes")
+    void inv7LatestSampleCounts() {
+        History h = healthy();
+        h.add(sample(100, 1, true, 0, List.of(1, 2), 3, 6, List.of()));
+        h.add(sample(100, 2, false, 0, List.of(), 3, 3, List.of()));
+        h.add(sample(200, 1, true, 0, List.of(1, 2), 5, 6, List.of())); // broker 2 unchanged since t=100
+        finals(h, log("v1", "v2"), log("v1", "v2"), log("v1", "v2"));
+        assertThat(checker.violations(h)).extracting(Violation::invariant, Violation::t).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("INV-7", 200L));
     }
 
     @Test
     @DisplayName("INV-8 two leaders in one epoch, or a non-increasing epoch cache, are violations")
     void inv8() {
         History h = healthy();
+        h.add(sample(100, 1, true, 3, List.of(1), 0, 0, List.of(new EpochStart(0, 0), new EpochStart(3, 0))));
+        h.add(sample(100, 2, true, 3, List.of(2), 0, 0, List.of()));
         finals(h, log("v1", "v2"), log("v1", "v2"), log("v1", "v2"));
-        List<StateSample> samples = List.of(
-                new StateSample(100, 1, 1, true, 3, List.of(1), 0, 0, List.of(new long[]{0, 0}, new long[]{3, 0})),
-                new StateSample(100, 2, 1, true, 3, List.of(2), 0, 0, List.of()));
-        assertThat(checker.check(h, samples)).extracting(Violation::invariant).containsExactly("INV-8", "INV-8");
+        assertThat(invariants(h)).containsExactly("INV-8", "INV-8");
+    }
+
+    @Test
+    @DisplayName("LOG-8 an epoch cache that does not describe the final log is a violation")
+    void log8() {
+        History h = healthy();
+        List<LogEntry> log = List.of(new LogEntry(0, 0, "v1"), new LogEntry(1, 2, "v2"));
+        h.add(sample(100, 1, true, 2, List.of(1, 2, 3), 2, 2, List.of(new EpochStart(0, 0), new EpochStart(2, 1))));
+        h.add(sample(100, 2, false, 2, List.of(), 2, 2, List.of(new EpochStart(2, 1))));
+        h.add(sample(100, 3, false, 2, List.of(), 2, 2,
+                List.of(new EpochStart(0, 0), new EpochStart(2, 1), new EpochStart(3, 2))));
+        h.add(new Final(1, 0, 2, 2, 0, log));
+        h.add(new Final(2, 0, 2, 2, 0, log));
+        h.add(new Final(3, 0, 2, 2, 0, log));
+        List<Violation> v = checker.violations(h);
+        // Broker 3's trailing (3, 2) is an epoch with no records yet at the LEO: fine.
+        assertThat(v).extracting(Violation::invariant).containsExactly("LOG-8");
+        assertThat(v.get(0).detail()).startsWith("broker 2 ");
+    }
+
+    @Test
+    @DisplayName("LDR-5 a broker that crashed must not be in an ELR after it registers again, until it rejoins the ISR")
+    void ldr5() {
+        History h = ldr5History(List.of(3));
+        History clean = ldr5History(List.of());
+        assertThat(invariants(h)).containsExactly("LDR-5");
+        assertThat(invariants(clean)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("LDR-5 a broker whose disk failed (disk-offline) or was swapped (disk-replace) must not be in an ELR"
+            + " after it registers again; a disk fault that failed nothing before a clean stop is not a crash")
+    void ldr5AfterDiskFaults() {
+        assertThat(invariants(ldr5History(List.of(3), "disk-offline"))).containsExactly("LDR-5");
+        assertThat(invariants(ldr5History(List.of(3), "disk-replace"))).containsExactly("LDR-5");
+        assertThat(invariants(ldr5History(List.of(), "disk-offline"))).isEmpty();
+        // Armed but never failed, then a controlled shutdown: the marker was written, the restart is clean.
+        assertThat(invariants(ldr5History(List.of(3), "disk"))).isEmpty();
+    }
+
+    /** Broker 3 loses power, its ELR membership from before, then its new registration with {@code elrAfter}. */
+    private static History ldr5History(List<Integer> elrAfter) {
+        return ldr5History(elrAfter, "power");
+    }
+
+    /** Broker 3 suffers {@code fault}, its ELR membership from before, then its new registration with {@code elrAfter}. */
+    private static History ldr5History(List<Integer> elrAfter, String fault) {
+        History h = new History();
+        h.add(new Config(0, 3, List.of(1, 2, 3), false));
+        h.add(new HistoryEvent.Broker(0, 3, 5, false, false));
+        h.add(new Fault(10, fault, List.of(3)));
+        h.add(new ControllerState(20, 0, 1, 0, 2, List.of(1, 2), List.of(3), List.of(), false, false));
+        // One sampling instant: the registration's effect on the partition, then the registration.
+        h.add(new ControllerState(30, 0, 1, 0, 3, List.of(1, 2), elrAfter, List.of(), false, false));
+        h.add(new HistoryEvent.Broker(30, 3, 9, true, false));
+        return h;
+    }
+
+    @Test
+    @DisplayName("LIVENESS after the quiesce line a partition must become whole and take an acks=all probe; with no ISR or ELR member left and unclean election off it is excused")
+    void liveness() {
+        History whole = new History();
+        whole.add(new Config(0, 2, List.of(1, 2), false));
+        whole.add(new ControllerState(0, 0, 1, 0, 0, List.of(1, 2), List.of(), List.of(), false, false));
+        whole.add(sample(0, 1, true, 0, List.of(1, 2), 0, 0, List.of()));
+        whole.add(sample(0, 2, false, 0, List.of(), 0, 0, List.of()));
+        whole.add(new Quiesce(10, 1_000));
+        History noProbe = copy(whole);
+        whole.add(new ProduceInvoke(20, 1, InvariantChecker.PROBE_CLIENT, 0, "all", "probe", 5_000, 5_500));
+        whole.add(new ProduceOk(25, 1, 0, 0));
+        assertThat(checker.check(whole).violations()).isEmpty();
+        assertThat(invariants(noProbe)).containsExactly("LIVENESS");
+
+        History stuck = new History();
+        stuck.add(new Config(0, 2, List.of(1, 2), false));
+        stuck.add(new ControllerState(0, 0, 1, 0, 0, List.of(1), List.of(), List.of(), false, false));
+        stuck.add(new Quiesce(10, 1_000));
+        assertThat(invariants(stuck)).containsExactly("LIVENESS");
+
+        History offline = new History();
+        offline.add(new Config(0, 2, List.of(1, 2), false));
+        offline.add(new ControllerState(0, 0, -1, 1, 3, List.of(), List.of(), List.of(1, 2), false, false));
+        offline.add(new Quiesce(10, 1_000));
+        Verdict verdict = checker.check(offline);
+        assertThat(verdict.violations()).isEmpty();
+        assertThat(verdict.excused()).extracting(Violation::invariant).containsExactly("LIVENESS");
     }
 
     @Test
     @DisplayName("INV-6 a history written as JSON lines parses back to the same events")
     void jsonLinesRoundTrip() {
         History h = healthy();
-        h.add(new HistoryEvent.Fault(50, "partition", List.of(1, 3)));
+        h.add(new Fault(50, "cut", List.of(1, 3), Map.of("oneWay", true)));
+        h.add(new Fault(51, "loss", List.of(), Map.of("dropProbability", 0.1)));
+        h.add(sample(60, 1, true, 2, List.of(1, 2), 1, 2, List.of(new EpochStart(0, 0), new EpochStart(2, 1))));
+        h.add(new ControllerState(61, 0, 1, 2, 7, List.of(1, 2), List.of(3), List.of(), false, false));
+        h.add(new HistoryEvent.Broker(62, 3, 12, true, false));
+        h.add(new Quiesce(70, 120_000));
         finals(h, log("v1", "v\"2\n"), log("v1"), log());
         String text = h.toJsonLines();
         assertThat(History.parse(text).events()).isEqualTo(h.events());
-        assertThat(text.lines().findFirst()).hasValue("{\"t\":0,\"type\":\"config\",\"minIsr\":2,\"replicas\":[1,2,3],\"unclean\":false}");
+        assertThat(History.parse(text).toJsonLines()).isEqualTo(text);
+        assertThat(text.lines().findFirst()).hasValue(
+                "{\"t\":0,\"type\":\"config\",\"minIsr\":2,\"replicas\":[1,2,3],\"unclean\":false,\"partitions\":1}");
+    }
+
+    @Test
+    @DisplayName("a malformed history line is refused with its line number")
+    void malformedLine() {
+        String text = healthy().toJsonLines() + "{\"t\":1,\"type\":\"produce-ok\",\"id\":\"x\"}\n";
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> History.parse(text))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 9");
+    }
+
+    private static History copy(History h) {
+        History c = new History();
+        h.events().forEach(c::add);
+        return c;
     }
 }

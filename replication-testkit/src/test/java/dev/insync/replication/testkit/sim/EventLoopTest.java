@@ -56,6 +56,34 @@ class EventLoopTest {
     }
 
     @Test
+    @DisplayName("a clock jump moves only that node's wall clock: its monotonic clock, its timers and other nodes stay")
+    void clockJumpIsPerNodeAndWallOnly() {
+        Scheduler s1 = loop.forNode(B1);
+        Scheduler s2 = loop.forNode(B2);
+        List<Long> fired = new ArrayList<>();
+        s1.schedule(s1.newSerialExecutor("x"), () -> fired.add(loop.nowMs()), 1_000);
+        loop.runFor(100);
+        long wall = s2.time().milliseconds();
+
+        loop.jumpClock(B1, -60_000);
+
+        assertThat(s1.time().milliseconds()).isEqualTo(wall - 60_000);
+        assertThat(s1.time().nanoseconds()).isEqualTo(s2.time().nanoseconds()).isEqualTo(100L * 1_000_000L);
+        assertThat(s2.time().milliseconds()).isEqualTo(wall);
+        assertThat(loop.clockOffsetMs(B1)).isEqualTo(-60_000);
+        loop.runFor(900);
+        assertThat(fired).as("a timer is on the monotonic clock").containsExactly(1_000L);
+        // The machine's clock survives a restart of the process.
+        loop.kill(B1);
+        loop.start(B1);
+        assertThat(loop.forNode(B1).time().milliseconds()).isEqualTo(loop.time().milliseconds() - 60_000);
+        loop.jumpClock(B1, 60_000);
+        assertThat(loop.forNode(B1).time().milliseconds()).isEqualTo(loop.time().milliseconds());
+        assertThatThrownBy(() -> loop.jumpClock(B2, -loop.time().milliseconds() - 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("broker-2");
+    }
+
+    @Test
     @DisplayName("periodic tasks run on their grid and stop when cancelled")
     void periodic() {
         Scheduler s = loop.forNode(B1);

@@ -1,0 +1,71 @@
+package dev.insync.replication.testkit.cluster;
+
+import dev.insync.replication.log.StorageFaults;
+import dev.insync.replication.log.StorageOperation;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The disk under one log directory of one broker incarnation, as that directory's
+ * {@link StorageFaults} hook ({@code FileSync.withFaults}): healthy until {@link #failAt} is called,
+ * then the next operation of the given kind fails with an {@link IOException}, and so does every
+ * operation after it, as a dead disk's would. The log takes the directory offline at the first
+ * failure (contract §9). A broker's next start gets new, healthy disks (the failed one replaced).
+ *
+ * <p>Called on the broker's I/O threads, sometimes under a log's lock: it only reads and sets
+ * volatile fields.
+ */
+final class DiskFault implements StorageFaults {
+
+    private final Path dir;
+    /** The kind of operation the disk fails at first, null while it is healthy. */
+    private volatile StorageOperation.Kind failAt;
+    /** The first operation that failed, null before. */
+    private volatile StorageOperation firstFailure;
+
+    DiskFault(Path dir) {
+        this.dir = dir;
+    }
+
+    /** From now on the next {@code kind} operation fails, and every operation after it. */
+    void failAt(StorageOperation.Kind kind) {
+        Objects.requireNonNull(kind, "kind");
+        if (failAt == null) {
+            failAt = kind;
+        }
+    }
+
+    /** Whether {@link #failAt} was called. */
+    boolean isFailing() {
+        return failAt != null;
+    }
+
+    /** The first operation that failed, empty while none has. */
+    Optional<StorageOperation> firstFailure() {
+        return Optional.ofNullable(firstFailure);
+    }
+
+    @Override
+    public void beforeOperation(StorageOperation operation) throws IOException {
+        StorageOperation.Kind kind = failAt;
+        if (kind == null) {
+            return;
+        }
+        if (firstFailure == null) {
+            if (operation.kind() != kind) {
+                return;
+            }
+            firstFailure = operation;
+        }
+        throw new IOException("Injected disk failure under log directory " + dir + ": " + operation.kind()
+                + " of " + operation.file());
+    }
+
+    @Override
+    public String toString() {
+        return "DiskFault(" + dir + (failAt == null ? ", healthy" : ", failing at " + failAt) + ")";
+    }
+}

@@ -1,0 +1,33 @@
+package dev.insync.replication.testkit.history;
+
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32C;
+
+/**
+ * How record values appear in a history: short values as they are, long ones (the simulation's
+ * padded values of up to a few KB) as {@code <first field>~<UTF-8 length>~<CRC-32C hex>}, so that a
+ * history with thousands of large records stays small while a changed byte still changes what the
+ * checker compares. Every value of one history (produced, consumed, in a final log) goes through
+ * the same {@link #digest}.
+ */
+public final class HistoryValues {
+
+    /** Values up to this many characters are written as they are. */
+    public static final int MAX_LITERAL_CHARS = 64;
+
+    private HistoryValues() {
+    }
+
+    /** {@code value} itself if short (or null), else its digest. */
+    public static String digest(String value) {
+        if (value == null || value.length() <= MAX_LITERAL_CHARS) {
+            return value;
+        }
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        int colon = value.indexOf(':');
+        String head = colon > 0 && colon <= MAX_LITERAL_CHARS ? value.substring(0, colon) : value.substring(0, 16);
+        return head + "~" + bytes.length + "~" + String.format("%08x", crc.getValue());
+    }
+}

@@ -1,0 +1,134 @@
+package dev.insync.replication.testkit.cluster;
+
+import dev.insync.replication.core.server.ReplicaManager;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.LogDirectory;
+import dev.insync.replication.log.StorageOperation;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.checkpoint.CleanShutdownFile;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Contract §9 through the testkit's disk-fault seam ({@link BrokerHandle#failDisk}: the
+ * directory's FileSync fault hook), the way the simulator injects it: the leader's disk under one
+ * of its two log directories fails at its next write; that directory goes offline, its partitions
+ * answer KAFKA_STORAGE_ERROR, the controller learns it from the heartbeat and moves their
+ * leadership, the other directory keeps serving; a restart on a replaced (empty) disk heals the
+ * broker and it replicates the lost partitions back.
+ */
+class DiskFaultTest {
+
+    private static final List<TopicPartition> PARTITIONS = List.of(new TopicPartition("rep", 0),
+            new TopicPartition("rep", 1));
+
+    @Test
+    @DisplayName("§9 ISR-8 LDR-5 a failed disk takes its directory offline, leadership moves, the other directory"
+            + " serves on, and a restart on a replaced disk replicates the lost partition back")
+    void failedDiskIsHealedByARestartOnANewDisk() {
+        try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(11).logDirsPerBroker(2)
+                .config("min.insync.replicas", 2).build()) {
+            cluster.createTopic("rep", List.of(List.of(1, 2, 3), List.of(1, 2, 3)));
+            TestProducer producer = cluster.producer("p1");
+            for (int i = 0; i < 5; i++) {
+                for (TopicPartition tp : PARTITIONS) {
+                    assertThat(cluster.await(producer.send("rep", tp.partition(), null, "v" + i, -1, 30_000)).error())
+                            .isEqualTo(Errors.NONE);
+                }
+            }
+            BrokerHandle leader = cluster.broker(1);
+            ReplicaManager rm = leader.replicaManager().orElseThrow();
+            int failing = leader.logDirs().indexOf(dirOf(rm, PARTITIONS.get(0)));
+            assertThat(dirOf(rm, PARTITIONS.get(1))).as("the other partition is in the other directory")
+                    .isNotEqualTo(leader.logDirs().get(failing));
+
+            cluster.failDisk(1, failing, StorageOperation.Kind.WRITE);
+            ProduceOutcome failed = cluster.await(producer.send("rep", 0, null, "lost", -1, 30_000));
+
+            assertThat(failed.error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
+            assertThat(leader.diskFailure(failing)).hasValueSatisfying(op ->
+                    assertThat(op.kind()).isEqualTo(StorageOperation.Kind.WRITE));
+            assertThat(rm.offlineLogDirectories()).extracting(LogDirectory::path)
+                    .containsExactly(leader.logDirs().get(failing));
+            assertThat(rm.offlineReplicas()).containsExactly(PARTITIONS.get(0));
+            assertThat(cluster.runUntil(() -> cluster.admin().partition("rep", 0).leader() != 1
+                    && !cluster.admin().isr("rep", 0).contains(1), 10_000))
+                    .as("leadership of rep-0 moves off the failed directory: %s", cluster.describe("rep")).isTrue();
+            assertThat(cluster.await(producer.send("rep", 0, null, "after", -1, 30_000)).error()).isEqualTo(Errors.NONE);
+            assertThat(cluster.admin().partition("rep", 1).leader()).as("rep-1 stays on broker 1").isEqualTo(1);
+            assertThat(cluster.await(producer.send("rep", 1, null, "after", -1, 30_000)).error()).isEqualTo(Errors.NONE);
+            assertThat(leader.status()).isEqualTo(BrokerStatus.RUNNING);
+
+            leader.kill();
+            leader.replaceDisk(failing);
+            assertThat(leader.logDirs().get(failing)).isEmptyDirectory();
+            leader.restart();
+
+            assertThat(leader.diskFailure(failing)).as("a restart brings a healthy disk").isEmpty();
+            assertThat(cluster.runUntil(() -> cluster.admin().isr("rep", 0).contains(1)
+                    && cluster.admin().isr("rep", 1).contains(1), 60_000))
+                    .as("broker 1 rejoins both ISRs: %s", cluster.describe("rep")).isTrue();
+            assertThat(cluster.admin().records(1, "rep", 0)).extracting(ConsumedRecord::value)
+                    .containsExactly("v0", "v1", "v2", "v3", "v4", "after");
+            assertThat(cluster.broker(1).replicaManager().orElseThrow().offlineLogDirectories()).isEmpty();
+        }
+    }
+
+    @Test
+    @DisplayName("LDR-4 LDR-5 a controlled shutdown whose clean close meets the failed disk still ends; only the healthy"
+            + " directory keeps a clean-shutdown marker, so the next start counts as unclean")
+    void controlledShutdownOverAFailedDiskEnds() {
+        try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(7).logDirsPerBroker(2)
+                .config("min.insync.replicas", 2).build()) {
+            cluster.createTopic("rep", List.of(List.of(1, 2, 3), List.of(1, 2, 3)));
+            TestProducer producer = cluster.producer("p1");
+            for (int p = 0; p < 2; p++) {
+                assertThat(cluster.await(producer.send("rep", p, null, "v", -1, 30_000)).error()).isEqualTo(Errors.NONE);
+            }
+            BrokerHandle broker = cluster.broker(2);
+            // Fails at the first flush: no follower append or checkpoint flushes before the clean close does.
+            broker.failDisk(0, StorageOperation.Kind.FLUSH);
+
+            var down = broker.controlledShutdown();
+            assertThat(cluster.runUntil(down::isDone, 30_000)).as("the controlled shutdown ends").isTrue();
+
+            assertThat(down).isCompleted();
+            assertThat(broker.status()).isEqualTo(BrokerStatus.DOWN);
+            assertThat(broker.diskFailure(0)).isPresent();
+            assertThat(broker.logDirs().get(0).resolve(CleanShutdownFile.FILE_NAME)).doesNotExist();
+            assertThat(broker.logDirs().get(1).resolve(CleanShutdownFile.FILE_NAME)).exists();
+            broker.restart();
+            assertThat(cluster.runUntil(() -> cluster.admin().isr("rep", 0).contains(2)
+                    && cluster.admin().isr("rep", 1).contains(2), 60_000)).as(cluster.describe("rep")).isTrue();
+        }
+    }
+
+    @Test
+    @DisplayName("a disk fault needs a live broker and a known directory; a disk is replaced only while the broker is down")
+    void badUseIsRefused() throws Exception {
+        try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(3).logDirsPerBroker(2).build()) {
+            Path dir = cluster.broker(2).logDirs().get(1);
+            Files.writeString(dir.resolve("keep.txt"), "x");
+
+            assertThatThrownBy(() -> cluster.failDisk(2, 2, StorageOperation.Kind.FLUSH))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0..1");
+            assertThatThrownBy(() -> cluster.replaceDisk(2, 1)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("RUNNING");
+            assertThat(dir.resolve("keep.txt")).exists();
+            cluster.kill(2);
+            assertThatThrownBy(() -> cluster.failDisk(2, 0, StorageOperation.Kind.WRITE))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("down");
+        }
+    }
+
+    private static Path dirOf(ReplicaManager rm, TopicPartition tp) {
+        return rm.logDirectoryOf(tp).map(LogDirectory::path).orElseThrow();
+    }
+}
