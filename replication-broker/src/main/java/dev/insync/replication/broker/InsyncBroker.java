@@ -285,6 +285,8 @@ public final class InsyncBroker implements AutoCloseable {
         }
         LOG.info("Broker {} serves (metadata loaded up to offset {}, broker epoch {})", brokerId(), metadataOffset,
                 lifecycle.brokerEpoch());
+        // LDR-4: caught up with its registration, so tell the controller now rather than at the next tick.
+        lifecycle.caughtUpWithMetadata();
         serving.complete(null);
     }
 
