@@ -9,6 +9,7 @@ import dev.insync.replication.testkit.cluster.Mutation;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.cluster.TestConsumer;
 import dev.insync.replication.testkit.cluster.TestProducer;
+import dev.insync.replication.testkit.controller.ClusterController;
 import dev.insync.replication.testkit.history.HistoryEvent;
 import dev.insync.replication.testkit.history.InvariantChecker;
 import dev.insync.replication.testkit.history.Verdict;
@@ -57,8 +58,9 @@ import java.util.stream.Stream;
  * controlled shutdown (two brokers may be down at once; taking one down obeys
  * {@link FaultContext}'s guard unless the seed enables unclean election), bit flips in crashed
  * brokers' unflushed data, network cuts (two-way, one-way, isolation, broker–controller), slow
- * links, message loss, wall-clock steps, and, in seeds with two log directories per broker, failed
- * disks (one directory offline until the broker restarts on a replaced disk).
+ * links, message loss, wall-clock steps, controller failover (the controller dies and a new
+ * incarnation rebuilds from the metadata log; or it pauses), and, in seeds with two log directories
+ * per broker, failed disks (one directory offline until the broker restarts on a replaced disk).
  *
  * <h2>Heal and quiesce</h2>
  * Writes stop, every fault is undone, paused brokers resume, a controlled shutdown finishes, down
@@ -312,6 +314,10 @@ public final class Simulation {
         // With min ISR 1 an ISR may shrink to the broker whose disk is about to fail, with no ELR
         // behind it: the partition would have no eligible replica left (see DiskFaults).
         int next = drawn == 1 && !faultContext.diskFailed.isEmpty() ? 2 : drawn;
+        if (cluster.controller().status() != ClusterController.Status.RUNNING) {
+            // An operator's change needs a live controller; this one waits for the next chance.
+            return;
+        }
         if (next < minIsr) {
             // Lowering: in force for the history from the moment it is asked for (conservative).
             minIsr = next;

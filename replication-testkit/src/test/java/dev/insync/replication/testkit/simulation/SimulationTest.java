@@ -60,7 +60,8 @@ class SimulationTest {
         }
         assertThat(counts.keySet()).contains("pause", "resume", "kill", "power", "shutdown", "shutdown-done", "restart",
                 "bitflip", "cut", "isolate", "cut-controller", "heal", "slow", "fast", "loss", "loss-end", "clock",
-                "disk", "disk-offline", "disk-replace");
+                "disk", "disk-offline", "disk-replace", "controller-kill", "controller-restart", "controller-pause",
+                "controller-resume");
         assertThat(overlapping).as("seeds with two brokers down at once").isPositive();
     }
 
