@@ -80,7 +80,7 @@ public final class InMemoryCluster implements AutoCloseable {
     private boolean closed;
 
     private InMemoryCluster(Builder b) {
-        this.config = ReplicationConfig.fromProperties(b.properties);
+        this.config = ReplicationConfig.fromProperties(brokerProperties(b.properties));
         this.mutations = b.mutations.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(b.mutations));
         if (b.realTime) {
             this.loop = null;

@@ -50,7 +50,7 @@ class SimulationTest {
     void faultMixCoversEveryKind() {
         Map<String, Long> counts = new TreeMap<>();
         int overlapping = 0;
-        for (long seed = 1; seed <= 12; seed++) {
+        for (long seed = 1; seed <= 20; seed++) {
             SimulationResult r = Simulation.run(seed, SimulationSettings.DEFAULT.withDurationMs(15_000));
             assertThat(r.violations()).as(r.failureReport()).isEmpty();
             r.faultCounts().forEach((k, v) -> counts.merge(k, v, Long::sum));
