@@ -158,6 +158,20 @@ public final class InMemoryCluster implements AutoCloseable {
         return createTopic(topic, List.of(List.of(replicas))).get(0);
     }
 
+    /**
+     * Runs until the broker the controller elected leader of {@code topic}-{@code partition} acts as
+     * its leader (brokers learn of an election through their metadata fetch, a moment after the
+     * controller committed it), at most {@link #DEFAULT_AWAIT_MS}.
+     *
+     * @return the leader's id
+     * @throws IllegalStateException if no broker leads it within that time
+     */
+    public int awaitLeader(String topic, int partition) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        awaitCondition(() -> brokerLeads(tp), "broker leading " + tp);
+        return controller.partition(tp).orElseThrow().leader();
+    }
+
     private boolean brokerLeads(TopicPartition tp) {
         int leader = controller.partition(tp).map(PartitionRegistration::leader).orElse(PartitionRegistration.NO_LEADER);
         if (leader == PartitionRegistration.NO_LEADER) {

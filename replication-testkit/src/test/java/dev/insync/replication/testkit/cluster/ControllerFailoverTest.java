@@ -71,8 +71,7 @@ class ControllerFailoverTest {
             PartitionRegistration rep = cluster.admin().partition("rep", 0);
             assertThat(rep.leader()).as("leadership moved away from the dead broker").isIn(1, 2);
             assertThat(rep.isr()).doesNotContain(3);
-            assertThat(cluster.runUntil(() -> cluster.broker(rep.leader()).partition(REP).map(p -> p.isLeader()).orElse(false),
-                    5_000)).as("the new leader learns it leads").isTrue();
+            cluster.awaitLeader("rep", 0);
             assertThat(cluster.await(producer.send("rep", 0, null, "after", -1, 30_000)).error()).isEqualTo(Errors.NONE);
         }
     }
