@@ -118,6 +118,10 @@ public final class Simulation {
     private FaultScheduler faults;
     private TestProducer probe;
     private int minIsr;
+    /** The min ISR the history says is in force (the last config line). */
+    private int recordedMinIsr;
+    /** {@link #minIsr} was raised and is not yet applied by every running broker: not in force for the history yet. */
+    private boolean raisePending;
 
     private Simulation(long seed, SimulationSettings settings) {
         this.seed = seed;
@@ -203,7 +207,7 @@ public final class Simulation {
         cluster.createTopic(TOPIC, assignment);
         recorder = Recorder.ofPartitions(cluster, TOPIC, profile.partitions());
         recorder.settings(seed, settingsJson());
-        recorder.config(minIsr, replicas, profile.unclean());
+        record(minIsr);
         for (int i = 1; i <= settings.producers(); i++) {
             producers.add(cluster.producer("p" + i).cacheLeaders(i % 2 == 1));
         }
@@ -235,6 +239,7 @@ public final class Simulation {
                 workload();
                 faults.tick();
                 recorder.sample();
+                recordPendingRaise();
                 if (workload.nextDouble() < MIN_ISR_CHANGE_PROBABILITY) {
                     changeMinIsr();
                 }
@@ -318,25 +323,48 @@ public final class Simulation {
             // An operator's change needs a live controller; this one waits for the next chance.
             return;
         }
-        if (next < minIsr) {
-            // Lowering: in force for the history from the moment it is asked for (conservative).
-            minIsr = next;
-            recorder.config(minIsr, replicas, profile.unclean());
+        if (next == minIsr) {
+            return;
+        }
+        minIsr = next;
+        if (next < recordedMinIsr) {
+            // Lowering what the history says: in force from the moment it is asked for (conservative).
+            raisePending = false;
+            record(next);
             cluster.setMinInsyncReplicas(TOPIC, next);
-        } else if (next > minIsr) {
+        } else {
             // Raising: brokers learn it through metadata; the history says it is in force only once
             // every running broker applies it, so an independent checker never holds a write that
-            // the old, lower min ISR let through to the new one.
-            minIsr = next;
+            // the old, lower min ISR let through to the new one. Not everywhere within the bound (a
+            // lost metadata fetch, a controller failover): recorded at the first tick it is.
             cluster.setMinInsyncReplicas(TOPIC, next);
+            raisePending = true;
             cluster.runUntil(() -> appliedEverywhere(next), MIN_ISR_PROPAGATION_BOUND_MS);
-            recorder.config(minIsr, replicas, profile.unclean());
+            recordPendingRaise();
         }
     }
 
+    private void record(int inForce) {
+        recordedMinIsr = inForce;
+        recorder.config(inForce, replicas, profile.unclean());
+    }
+
+    /** A raise that was not applied everywhere in time is recorded as soon as it is. */
+    private void recordPendingRaise() {
+        if (raisePending && appliedEverywhere(minIsr)) {
+            raisePending = false;
+            record(minIsr);
+        }
+    }
+
+    /**
+     * Whether every broker that is not down has applied {@code minInsyncReplicas}: a paused one, or
+     * one cut from the controller, acts on the old value when it runs (a down one loads the new
+     * value before it serves).
+     */
     private boolean appliedEverywhere(int minInsyncReplicas) {
         for (int b : replicas) {
-            if (cluster.broker(b).status() == BrokerStatus.RUNNING) {
+            if (cluster.broker(b).status() != BrokerStatus.DOWN) {
                 for (int p = 0; p < profile.partitions(); p++) {
                     Optional<Partition> state = cluster.admin().partitionState(b, TOPIC, p);
                     if (state.isPresent() && state.get().minInsyncReplicas() != minInsyncReplicas) {
@@ -371,6 +399,7 @@ public final class Simulation {
         while (!whole() && cluster.nowMs() < deadline) {
             cluster.runFor(Math.min(SAMPLE_INTERVAL_QUIESCE_MS, deadline - cluster.nowMs()));
             recorder.sample();
+            recordPendingRaise();
         }
         return whole();
     }
