@@ -612,7 +612,8 @@ public final class ReplicaFetcher {
         }
         boolean appended = data.records().sizeInBytes() > 0;
         if (appended) {
-            partition.appendRecordsAsFollower(data.records());
+            // In memory already when it came over a network or from an in-JVM leader's HEAP read (no copy).
+            partition.appendRecordsAsFollower(data.records().toMemoryRecords());
         }
         long hwBefore = partition.highWatermark();
         if (appended || data.highWatermark() != e.appliedLeaderHighWatermark || hwBefore != e.highWatermarkAfterApply) {
