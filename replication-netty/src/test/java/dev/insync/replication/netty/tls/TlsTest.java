@@ -162,17 +162,23 @@ class TlsTest {
         assertThat(overTls.partitions().get(REP0).records().toMemoryRecords()).isEqualTo(expected);
         assertThat(server.metrics().fileRegionsWritten()).isZero();
 
-        List<RecordsForm> plainForms = new ArrayList<>();
-        NettyServer plain = NettyServer.builder().name("plain-server").bindAddress(new InetSocketAddress("127.0.0.1", 0))
-                .config(config).scheduler(scheduler)
-                .apis(ReplicaApiHandlers.register(ServedApis.builder(), sliceAnswers(log, plainForms),
-                        MetadataView.of(List.of(), -1, List.of())).build())
-                .build();
-        closeables.add(plain);
-        FetchResponse overPlain = get(connect(plain.start(), null, false), fetchAs(2));
-        assertThat(plainForms).containsExactly(RecordsForm.FILE);
-        assertThat(overPlain.partitions().get(REP0).records().toMemoryRecords()).isEqualTo(expected);
-        assertThat(plain.metrics().fileRegionsWritten()).as("the sendfile region and its guard").isEqualTo(2);
+        // Plaintext, on epoll (native sendfile of the DefaultFileRegion, where available) and on NIO (transferTo).
+        for (boolean epoll : new boolean[] {true, false}) {
+            List<RecordsForm> plainForms = new ArrayList<>();
+            NetworkConfig transport = NetworkConfig.builder().numNetworkThreads(1).numIoThreads(1).epollEnabled(epoll)
+                    .build();
+            NettyServer plain = NettyServer.builder().name("plain-server").bindAddress(new InetSocketAddress("127.0.0.1", 0))
+                    .config(transport).scheduler(scheduler)
+                    .apis(ReplicaApiHandlers.register(ServedApis.builder(), sliceAnswers(log, plainForms),
+                            MetadataView.of(List.of(), -1, List.of())).build())
+                    .build();
+            closeables.add(plain);
+            FetchResponse overPlain = get(connect(plain.start(), null, false), fetchAs(2));
+            assertThat(plain.isEpoll()).isEqualTo(epoll && io.netty.channel.epoll.Epoll.isAvailable());
+            assertThat(plainForms).containsExactly(RecordsForm.FILE);
+            assertThat(overPlain.partitions().get(REP0).records().toMemoryRecords()).isEqualTo(expected);
+            assertThat(plain.metrics().fileRegionsWritten()).as("the sendfile region and its guard").isEqualTo(2);
+        }
     }
 
     @Test
