@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 
 /**
  * A controller node's handlers: every {@link ControllerApis} api served by a {@link ControllerApi}
@@ -33,18 +34,27 @@ public final class ControllerApiHandlers {
     public static ServedApis.Builder register(ServedApis.Builder apis, ControllerApi controller) {
         Objects.requireNonNull(controller, "controller");
         return apis
-                .add(ControllerApis.BROKER_REGISTRATION, (ctx, r) -> reply(controller.registerBroker(r)))
-                .add(ControllerApis.BROKER_HEARTBEAT, (ctx, r) -> reply(controller.brokerHeartbeat(r)))
-                .add(ControllerApis.ALTER_PARTITION, (ctx, r) -> reply(controller.alterPartition(r)))
-                .add(ControllerApis.METADATA_FETCH, (ctx, r) -> reply(controller.fetchMetadata(r)))
-                .add(ControllerApis.CREATE_TOPICS, (ctx, r) -> reply(controller.createTopic(r)))
-                .add(ControllerApis.INCREMENTAL_ALTER_CONFIGS, (ctx, r) -> reply(controller.alterTopicConfig(r)))
-                .add(ControllerApis.DESCRIBE_TOPIC_PARTITIONS, (ctx, r) -> reply(controller.describeTopic(r)))
-                .add(ControllerApis.FENCE_BROKER, (ctx, r) -> reply(controller.fenceBroker(r)));
+                .add(ControllerApis.BROKER_REGISTRATION, (ctx, r) -> reply(() -> controller.registerBroker(r)))
+                .add(ControllerApis.BROKER_HEARTBEAT, (ctx, r) -> reply(() -> controller.brokerHeartbeat(r)))
+                .add(ControllerApis.ALTER_PARTITION, (ctx, r) -> reply(() -> controller.alterPartition(r)))
+                .add(ControllerApis.METADATA_FETCH, (ctx, r) -> reply(() -> controller.fetchMetadata(r)))
+                .add(ControllerApis.CREATE_TOPICS, (ctx, r) -> reply(() -> controller.createTopic(r)))
+                .add(ControllerApis.INCREMENTAL_ALTER_CONFIGS, (ctx, r) -> reply(() -> controller.alterTopicConfig(r)))
+                .add(ControllerApis.DESCRIBE_TOPIC_PARTITIONS, (ctx, r) -> reply(() -> controller.describeTopic(r)))
+                .add(ControllerApis.FENCE_BROKER, (ctx, r) -> reply(() -> controller.fenceBroker(r)));
     }
 
-    /** The controller's outcome as a reply; a failure that is not an ApiException stays a failure. */
-    static <T> CompletionStage<ControllerReply<T>> reply(CompletionStage<T> stage) {
+    /**
+     * The controller's outcome as a reply; a failure that is not an ApiException stays a failure. An
+     * ApiException thrown instead of returned (input refused before any stage exists) is a reply too.
+     */
+    static <T> CompletionStage<ControllerReply<T>> reply(Supplier<CompletionStage<T>> call) {
+        CompletionStage<T> stage;
+        try {
+            stage = call.get();
+        } catch (ApiException e) {
+            stage = CompletableFuture.failedFuture(e);
+        }
         CompletableFuture<ControllerReply<T>> out = new CompletableFuture<>();
         stage.whenComplete((value, error) -> {
             if (error == null) {
