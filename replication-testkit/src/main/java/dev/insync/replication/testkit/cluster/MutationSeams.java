@@ -15,7 +15,6 @@ import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEndOffset;
-import dev.insync.replication.log.record.MemoryRecords;
 import dev.insync.replication.log.record.Records;
 
 import java.util.ArrayList;
