@@ -7,9 +7,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.function.BooleanSupplier;
 
@@ -176,6 +179,17 @@ class JvmProcessTest {
                 .hasMessageContaining("'../x'");
         assertThat(JvmSpec.of("broker-1", "a.jar", "Main").withJvmOptions("-Xmx1g").withArguments("p").command())
                 .endsWith("-Xmx1g", "-cp", "a.jar", "Main", "p");
+    }
+
+    @Test
+    void loopbackPortsAreDistinctAndBindable() throws Exception {
+        List<Integer> ports = LoopbackPorts.free(4);
+
+        assertThat(ports).hasSize(4).doesNotHaveDuplicates().allSatisfy(p -> assertThat(p).isPositive());
+        try (ServerSocket s = new ServerSocket(ports.get(0), 1, InetAddress.getLoopbackAddress())) {
+            assertThat(s.getLocalPort()).isEqualTo(ports.get(0));
+        }
+        assertThatThrownBy(() -> LoopbackPorts.free(0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     /** Polls {@code condition} for at most 10 s (a signal's effect is asynchronous). */
