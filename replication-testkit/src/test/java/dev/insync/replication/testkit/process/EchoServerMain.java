@@ -36,10 +36,12 @@ public final class EchoServerMain {
             }
         }));
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            // Printed (System.out flushes on println) before the port file appears, so a test that saw the
+            // port file finds the line in the captured output.
+            System.out.println("echo server listening on " + server.getLocalPort());
             Path tmp = Path.of(portFile + ".tmp");
             Files.writeString(tmp, Integer.toString(server.getLocalPort()));
             Files.move(tmp, portFile, StandardCopyOption.ATOMIC_MOVE);
-            System.out.println("echo server listening on " + server.getLocalPort());
             while (true) {
                 try (Socket s = server.accept()) {
                     s.setSoTimeout(2_000);
