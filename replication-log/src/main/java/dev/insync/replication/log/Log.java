@@ -4,10 +4,12 @@ import dev.insync.replication.log.epoch.EpochEndOffset;
 import dev.insync.replication.log.epoch.EpochEntry;
 import dev.insync.replication.log.epoch.LeaderEpochCache;
 import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.Records;
 import dev.insync.replication.log.record.RecordsSummary;
 import dev.insync.replication.log.record.RecordsValidator;
 import dev.insync.replication.log.segment.BatchFraming;
 import dev.insync.replication.log.segment.CorruptIndexException;
+import dev.insync.replication.log.segment.FileRecords;
 import dev.insync.replication.log.segment.LogSegment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -754,12 +756,40 @@ public final class Log implements Closeable {
                 return new LogReadInfo(MemoryRecords.EMPTY, startOffset, start, endOffset, highWatermark);
             }
         }
+        return (LogReadInfo) readRepairingIndexes(startOffset, maxBytes, maxOffset, false);
+    }
+
+    /**
+     * NET-3: the batches {@link #read} would return (the same LOG-3 bounds and errors), left in the
+     * segment file: a {@link FileRecords} slice that a network server sends from the file to the
+     * socket without copying it into the heap, or {@link MemoryRecords#EMPTY} when there is nothing
+     * to return. See {@link FileRecords} for what happens when the segment is deleted or truncated
+     * before the bytes are sent (they are never other bytes than those read).
+     *
+     * @throws ApiException OFFSET_OUT_OF_RANGE below the log start offset or above the LEO
+     */
+    public Records readFileRecords(long startOffset, int maxBytes, long maxOffset) {
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException("Negative maxBytes " + maxBytes + " reading " + topicPartition);
+        }
+        if (startOffset == logEndOffset) {
+            ensureOpen();
+            if (logStartOffset <= startOffset) {
+                return MemoryRecords.EMPTY;
+            }
+        }
+        return (Records) readRepairingIndexes(startOffset, maxBytes, maxOffset, true);
+    }
+
+    /** {@link #readLocked} or {@link #readFileLocked}, rebuilding a segment's indexes once if a lookup refuses them. */
+    private Object readRepairingIndexes(long startOffset, int maxBytes, long maxOffset, boolean fileSlice) {
         for (int attempt = 1; ; attempt++) {
             LogSegment corrupt;
             CorruptIndexException cause;
             segmentsLock.readLock().lock();
             try {
-                return readLocked(startOffset, maxBytes, maxOffset);
+                return fileSlice ? readFileLocked(startOffset, maxBytes, maxOffset)
+                        : readLocked(startOffset, maxBytes, maxOffset);
             } catch (CorruptIndexReadException e) {
                 corrupt = e.segment;
                 cause = e.cause;
@@ -793,10 +823,7 @@ public final class Log implements Closeable {
         long hw = highWatermark;
         long leo = logEndOffset;
         long start = logStartOffset;
-        if (startOffset < start || startOffset > leo) {
-            throw new ApiException(Errors.OFFSET_OUT_OF_RANGE, "Offset " + startOffset + " is out of range for "
-                    + topicPartition + ": the log holds [" + start + ", " + leo + ")");
-        }
+        checkReadable(startOffset, start, leo);
         long bound = Math.min(maxOffset, leo);
         if (startOffset >= bound) {
             return new LogReadInfo(MemoryRecords.EMPTY, startOffset, start, leo, hw);
@@ -821,6 +848,45 @@ public final class Log implements Closeable {
             entry = segments.higherEntry(entry.getKey());
         }
         return new LogReadInfo(MemoryRecords.EMPTY, startOffset, start, leo, hw);
+    }
+
+    /** {@link #readLocked} without the copy: the same segments, bounds and errors (NET-3). */
+    private Records readFileLocked(long startOffset, int maxBytes, long maxOffset) {
+        ensureOpen();
+        long leo = logEndOffset;
+        checkReadable(startOffset, logStartOffset, leo);
+        long bound = Math.min(maxOffset, leo);
+        if (startOffset >= bound) {
+            return MemoryRecords.EMPTY;
+        }
+        Map.Entry<Long, LogSegment> entry = segments.floorEntry(startOffset);
+        if (entry == null) {
+            entry = segments.firstEntry();
+        }
+        while (entry != null) {
+            LogSegment segment = entry.getValue();
+            Records records;
+            try {
+                records = segment.readFileRecords(startOffset, maxBytes, bound, true);
+            } catch (CorruptIndexException e) {
+                throw new CorruptIndexReadException(segment, e);
+            } catch (IOException e) {
+                throw storageError("read at offset " + startOffset + " from " + segment.logFile(), e);
+            }
+            if (records != null) {
+                return records;
+            }
+            entry = segments.higherEntry(entry.getKey());
+        }
+        return MemoryRecords.EMPTY;
+    }
+
+    /** LOG-3: OFFSET_OUT_OF_RANGE below the log start or above the LEO. */
+    private void checkReadable(long startOffset, long start, long leo) {
+        if (startOffset < start || startOffset > leo) {
+            throw new ApiException(Errors.OFFSET_OUT_OF_RANGE, "Offset " + startOffset + " is out of range for "
+                    + topicPartition + ": the log holds [" + start + ", " + leo + ")");
+        }
     }
 
     /**

@@ -39,6 +39,7 @@ public final class InTestController implements ControllerChannel {
     }
 
     /** Registers a started broker and gives it everything so far. */
+    /** Registers broker {@code id} and publishes it; {@code rm} may be null for a broker only in metadata. */
     public synchronized void addBroker(int id, long brokerEpoch, ReplicaManager rm) {
         brokers.put(id, rm);
         brokerEpochs.put(id, brokerEpoch);
@@ -58,7 +59,9 @@ public final class InTestController implements ControllerChannel {
     }
 
     private void publish(MetadataDelta delta) {
-        List.copyOf(brokers.values()).forEach(rm -> rm.applyMetadataDelta(delta));
+        // A broker added without a ReplicaManager exists only in metadata (a replica that never runs).
+        new ArrayList<>(brokers.values()).stream().filter(java.util.Objects::nonNull)
+                .forEach(rm -> rm.applyMetadataDelta(delta));
     }
 
     @Override

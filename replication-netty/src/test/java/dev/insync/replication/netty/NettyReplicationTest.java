@@ -207,7 +207,7 @@ class NettyReplicationTest {
     }
 
     @Test
-    @DisplayName("NET-2 FET-4 PRO-3 three brokers replicate over Netty on loopback: acks=all, identical logs, one HW")
+    @DisplayName("NET-2 NET-3 FET-4 PRO-3 three brokers replicate over Netty on loopback: acks=all, identical logs, one HW, records sent from the segment files")
     void replicateOverLoopback() throws Exception {
         startCluster();
         ClientConnection producer = clientTo(1);
@@ -223,6 +223,10 @@ class NettyReplicationTest {
         assertThat(brokers.get(2).transport.connectionCount()).isEqualTo(1);
         assertThat(brokers.get(3).transport.connectionCount()).isEqualTo(1);
         assertThat(brokers.get(1).transport.connectionCount()).isZero();
+        // NET-3: the followers' fetches were answered with the record bytes sent from the leader's segment
+        // files (a sendfile region and its guard per answer with records), not copied into its heap.
+        assertThat(brokers.get(1).server.metrics().fileRegionsWritten()).isGreaterThanOrEqualTo(4);
+        assertThat(brokers.get(1).server.metrics().recordsUnavailable()).isZero();
 
         // A consumer reads below the HW over the same protocol.
         FetchResponse consumed = producer.send(Apis.FETCH, (short) 0, new FetchRequest(FetchRequest.CONSUMER_REPLICA_ID,

@@ -4,6 +4,7 @@ import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.core.rpc.RecordsForm;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.record.MemoryRecords;
@@ -27,8 +28,8 @@ public final class RecordingReplicaService implements ReplicaService {
                               CompletableFuture<Map<TopicPartition, ProduceResult>> answer) {
     }
 
-    /** One fetch call. */
-    public record FetchCall(FetchRequest request, CompletableFuture<FetchResponse> answer) {
+    /** One fetch call, with the form its records were asked in (NET-3). */
+    public record FetchCall(FetchRequest request, RecordsForm form, CompletableFuture<FetchResponse> answer) {
     }
 
     private final List<Object> calls = new ArrayList<>();
@@ -41,8 +42,8 @@ public final class RecordingReplicaService implements ReplicaService {
     }
 
     @Override
-    public CompletionStage<FetchResponse> fetch(FetchRequest request) {
-        FetchCall call = new FetchCall(request, new CompletableFuture<>());
+    public CompletionStage<FetchResponse> fetch(FetchRequest request, RecordsForm form) {
+        FetchCall call = new FetchCall(request, form, new CompletableFuture<>());
         record(call);
         if (answerAtOnce) {
             call.answer().complete(emptyAnswer(request));

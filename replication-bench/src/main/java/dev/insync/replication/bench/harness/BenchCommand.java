@@ -1,5 +1,7 @@
 package dev.insync.replication.bench.harness;
 
+import dev.insync.replication.bench.processes.ProcessBench;
+import dev.insync.replication.bench.processes.ProcessBenchSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -7,8 +9,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -53,8 +57,23 @@ public final class BenchCommand implements Callable<Integer> {
     private int idleSeconds;
 
     @Option(names = "--sections", split = ",",
-            description = "Sections to run (default: all): throughput, latency, baselines, fsync, peers, scale, simulation.")
+            description = "Sections to run (default: all): throughput, latency, baselines, fsync, peers, scale, simulation,"
+                    + " processes.")
     private List<String> sections;
+
+    @Option(names = "--targets", split = ",",
+            description = "Targets of the processes section, measured in this order each repeat (default: every one on"
+                    + " the class path; kafka needs the -Ppeers build).")
+    private List<String> targets;
+
+    @Option(names = "--server-classpath", paramLabel = "TARGET=FILE",
+            description = "A file holding the class path of a target's server processes (kafka's default:"
+                    + " replication-bench/kafka-server/target/kafka-server.classpath).")
+    private Map<String, Path> serverClassPaths;
+
+    @Option(names = "--failover-timeout-seconds", defaultValue = "60",
+            description = "Bound for the first acknowledged write after a leader's kill -9 (default: ${DEFAULT-VALUE}).")
+    private int failoverTimeoutSeconds;
 
     @Option(names = "--quick", description = "One repeat of 1 s windows, 2,000 latency sends, 300 scale partitions, 5 s idle: a smoke run.")
     private boolean quick;
@@ -70,6 +89,7 @@ public final class BenchCommand implements Callable<Integer> {
                         + BenchOptions.ALL_SECTIONS);
             }
         }
+        ProcessBenchSettings processSettings = processSettings(chosen);
         if (repeats < 1 || seconds < 1 || latencySends < 1 || scalePartitions < 0 || idleSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--repeats, --seconds, --latency-sends and --idle-seconds"
                     + " must be positive and --scale-partitions not negative");
@@ -78,9 +98,31 @@ public final class BenchCommand implements Callable<Integer> {
                 ? new BenchOptions(out, 1, 500, 1_000, 2_000, 1_000, 16 * 1024, 100, 300, 5_000, chosen)
                 : new BenchOptions(out, repeats, warmupSeconds * 1_000L, seconds * 1_000L, latencySends, 1_000,
                         16 * 1024, 100, scalePartitions, idleSeconds * 1_000L, chosen);
-        String report = BenchMain.run(options, ProgressLine.toStderr());
+        String report = BenchMain.run(options, processSettings, ProgressLine.toStderr());
         spec.commandLine().getOut().print(report);
         spec.commandLine().getOut().flush();
         return 0;
+    }
+
+    /** The processes section's settings; targets must be on the class path, so a typo fails before anything runs. */
+    private ProcessBenchSettings processSettings(Set<String> chosen) {
+        List<String> wanted = targets == null ? List.of() : targets;
+        if (!wanted.isEmpty() && !chosen.contains(ProcessBench.SECTION)) {
+            throw new ParameterException(spec.commandLine(), "--targets applies to the processes section, which is not"
+                    + " among --sections " + chosen);
+        }
+        List<String> available = ProcessBench.availableNames();
+        for (String t : wanted) {
+            if (!available.contains(t)) {
+                throw new ParameterException(spec.commandLine(), "Unknown target '" + t + "'; on the class path: "
+                        + available + " (kafka needs the -Ppeers build of replication-bench)");
+            }
+        }
+        if (failoverTimeoutSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--failover-timeout-seconds must be positive");
+        }
+        ProcessBenchSettings defaults = ProcessBenchSettings.defaults();
+        return new ProcessBenchSettings(wanted, serverClassPaths == null ? Map.of() : serverClassPaths,
+                defaults.startTimeout(), Duration.ofSeconds(failoverTimeoutSeconds));
     }
 }

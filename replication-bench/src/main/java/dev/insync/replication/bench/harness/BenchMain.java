@@ -1,5 +1,6 @@
 package dev.insync.replication.bench.harness;
 
+import dev.insync.replication.bench.processes.ProcessBenchSettings;
 import picocli.CommandLine;
 
 import java.lang.management.GarbageCollectorMXBean;
@@ -29,6 +30,12 @@ public final class BenchMain {
 
     /** Runs the bench, writes results.txt, results.json and the charts, and returns the text report. */
     public static String run(BenchOptions options, Consumer<String> progress) throws Exception {
+        return run(options, ProcessBenchSettings.defaults(), progress);
+    }
+
+    /** {@link #run(BenchOptions, Consumer)} with the {@code processes} section's own settings. */
+    public static String run(BenchOptions options, ProcessBenchSettings processSettings, Consumer<String> progress)
+            throws Exception {
         Map<String, String> machine = new LinkedHashMap<>();
         machine.put("cores", String.valueOf(Runtime.getRuntime().availableProcessors()));
         machine.put("load_before", loadAverage());
@@ -39,7 +46,7 @@ public final class BenchMain {
         machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                 + System.getProperty("os.arch"));
         long start = System.nanoTime();
-        Measurements m = new BenchSuite(options, progress).run();
+        Measurements m = new BenchSuite(options, processSettings, progress).run();
         machine.put("load_after", loadAverage());
         machine.put("duration", String.format(Locale.ROOT, "%.0f s", (System.nanoTime() - start) / 1e9));
         progress.accept("writing " + options.outDir());

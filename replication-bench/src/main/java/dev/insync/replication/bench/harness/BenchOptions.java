@@ -16,14 +16,15 @@ import java.util.Set;
  * @param valueBytes      bytes of each record's value
  * @param scalePartitions partitions of the scale measurement (0 skips it)
  * @param idleMs          idle window of the scale measurement's CPU reading
- * @param sections        which sections run: throughput, latency, baselines, fsync, peers, scale, simulation, controller
+ * @param sections        which sections run: throughput, latency, baselines, fsync, peers, scale, simulation, controller,
+ *                        processes
  */
 public record BenchOptions(Path outDir, int repeats, long warmupMs, long measureMs, int latencySends, int window,
                            int batchBytes, int valueBytes, int scalePartitions, long idleMs, Set<String> sections) {
 
     /** Every section. */
     public static final Set<String> ALL_SECTIONS =
-            Set.of("throughput", "latency", "baselines", "fsync", "peers", "scale", "simulation", "controller");
+            Set.of("throughput", "latency", "baselines", "fsync", "peers", "scale", "simulation", "controller", "processes");
 
     /** The settings: 3 repeats, 100-byte records, 1,000 requests of up to 16 KiB in flight. */
     public static BenchOptions defaults(Path outDir) {

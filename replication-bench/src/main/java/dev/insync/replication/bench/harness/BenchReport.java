@@ -1,5 +1,6 @@
 package dev.insync.replication.bench.harness;
 
+import dev.insync.replication.bench.processes.ProcessBench;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.knowm.xchart.BitmapEncoder;
@@ -119,6 +120,18 @@ public final class BenchReport {
                         "insync." + fs + ".acks_all.latency.p50_us", peer + ".latency.p50_us", 1.0 / 3);
             }
         }
+        // Separate processes over TCP (the processes section): Insync's brokers against Apache Kafka 4.4's.
+        String insync = "process." + ProcessBench.INSYNC + ".";
+        String kafka = "process.kafka.";
+        for (int partitions : new int[] {1, 12}) {
+            String metric = "acks_all.p" + partitions + ".records_per_s";
+            atLeast(t, "processes: Insync acks=all >= 3 x Kafka 4.4 (" + partitions + " partition" + (partitions > 1 ? "s" : "")
+                    + ")", insync + metric, kafka + metric, 3.0);
+        }
+        atMost(t, "processes: Insync acks=all p50 <= 1/3 of Kafka 4.4's", insync + "acks_all.latency.p50_us",
+                kafka + "acks_all.latency.p50_us", 1.0 / 3);
+        atMost(t, "processes: failover after kill -9 of a leader no slower than Kafka 4.4's",
+                insync + "failover.kill_to_first_ack_ms", kafka + "failover.kill_to_first_ack_ms", 1.0);
         absolute(t, "3,000 partitions idle < 5% of one core", "scale.idle_cpu_percent_of_core", 5.0, false);
         absolute(t, "<= 30 KiB heap per replica", "scale.heap_per_replica_kib", 30.0, false);
         absolute(t, "simulation >= 1000 simulated s per wall s", "simulation.virtual_s_per_wall_s", 1000.0, true);
@@ -244,7 +257,7 @@ public final class BenchReport {
         for (String metric : m.metrics()) {
             // The raw file-write baseline is 20-100x everything else and would flatten the chart; it is in the table.
             if (metric.endsWith(".records_per_s") && !metric.startsWith("simulation") && !metric.startsWith("baseline.")
-                    && m.median(metric) > 0) {
+                    && !metric.startsWith("process.ratio.") && m.median(metric) > 0) {
                 names.add(metric.substring(0, metric.length() - ".records_per_s".length()));
                 values.add(m.median(metric));
             }

@@ -1,5 +1,7 @@
 package dev.insync.replication.bench.harness;
 
+import dev.insync.replication.bench.processes.ProcessBench;
+import dev.insync.replication.bench.processes.ProcessBenchSettings;
 import dev.insync.replication.log.record.MemoryRecords;
 import org.HdrHistogram.Histogram;
 
@@ -15,7 +17,7 @@ import java.util.function.Consumer;
 /**
  * Runs the end-to-end measurements (docs/performance.md) and collects them into {@link Measurements}: the
  * replicated throughput and latency of Insync, the baselines underneath them, optional peers, the
- * scale and the simulation speed. Every section runs {@link BenchOptions#repeats()} times,
+ * systems that run as separate processes ({@link ProcessBench}), the scale and the simulation speed. Every section runs {@link BenchOptions#repeats()} times,
  * interleaved (repeat 1 of everything, then repeat 2, ...), so that ratios are taken within one
  * run on a shared machine and slow phases of the machine hit every section alike.
  */
@@ -27,12 +29,19 @@ public final class BenchSuite {
     public static final String FSYNC = "fsync";
 
     private final BenchOptions options;
+    private final ProcessBenchSettings processSettings;
     private final Consumer<String> progress;
     private final Measurements out = new Measurements();
 
     /** @param progress receives one short line per step (the CLI shows it as a progress line) */
     public BenchSuite(BenchOptions options, Consumer<String> progress) {
+        this(options, ProcessBenchSettings.defaults(), progress);
+    }
+
+    /** @param processSettings what the {@code processes} section runs (targets, their server class paths) */
+    public BenchSuite(BenchOptions options, ProcessBenchSettings processSettings, Consumer<String> progress) {
         this.options = options;
+        this.processSettings = processSettings;
         this.progress = progress;
     }
 
@@ -44,6 +53,8 @@ public final class BenchSuite {
         if (options.runs("peers") && peers.isEmpty()) {
             out.note("peers", "No peer on the classpath: build the bench with -Ppeers to measure Apache Ratis.");
         }
+        ProcessBench processes = options.runs(ProcessBench.SECTION)
+                ? new ProcessBench(options, processSettings, out, progress) : null;
         for (int r = 1; r <= options.repeats(); r++) {
             String round = "[" + r + "/" + options.repeats() + "] ";
             if (options.runs("baselines")) {
@@ -65,6 +76,9 @@ public final class BenchSuite {
                         e.printStackTrace();
                     }
                 }
+            }
+            if (processes != null) {
+                processes.repeat(r, round, work);
             }
         }
         if (options.runs("scale") && options.scalePartitions() > 0) {

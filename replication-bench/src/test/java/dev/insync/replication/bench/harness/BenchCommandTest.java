@@ -34,8 +34,21 @@ class BenchCommandTest {
     }
 
     @Test
+    void anUnknownProcessTargetIsAUsageErrorBeforeAnythingStarts() {
+        assertThat(run("--sections", "processes", "--targets", "nope")).isEqualTo(2);
+        assertThat(err.toString()).contains("Unknown target 'nope'").contains("-Ppeers");
+    }
+
+    @Test
+    void targetsWithoutTheProcessesSectionIsAUsageError() {
+        assertThat(run("--sections", "latency", "--targets", "kafka")).isEqualTo(2);
+        assertThat(err.toString()).contains("--targets applies to the processes section");
+    }
+
+    @Test
     void helpListsTheOptions() {
         assertThat(run("--help")).isZero();
-        assertThat(out.toString()).contains("Usage: bench").contains("--quick").contains("--sections");
+        assertThat(out.toString()).contains("Usage: bench").contains("--quick").contains("--sections")
+                .contains("--targets").contains("--server-classpath");
     }
 }

@@ -60,4 +60,33 @@ class BenchReportTest {
         assertThat(dir.resolve("latency.svg")).isNotEmptyFile();
         assertThat(dir.resolve("throughput.png")).isNotEmptyFile();
     }
+
+    @Test
+    void processTargetsCompareInsyncWithKafkaOnTheMediansOfTheSameRun(@TempDir Path dir) throws Exception {
+        Measurements m = new Measurements();
+        m.add("process.insync.acks_all.p1.records_per_s", 300_000);
+        m.add("process.kafka.acks_all.p1.records_per_s", 90_000);
+        m.add("process.insync.acks_all.latency.p50_us", 800);
+        m.add("process.kafka.acks_all.latency.p50_us", 2_000);
+        m.add("process.insync.failover.kill_to_first_ack_ms", 5_000);
+        m.add("process.kafka.failover.kill_to_first_ack_ms", 9_000);
+        m.add("process.ratio.insync_over_kafka.acks_all.p1.records_per_s", 3.33);
+        BenchReport report = new BenchReport(m, BenchOptions.defaults(dir), Map.of("cores", "2"));
+
+        assertThat(report.targets()).anySatisfy(t -> {
+            assertThat(t.name()).isEqualTo("processes: Insync acks=all >= 3 x Kafka 4.4 (1 partition)");
+            assertThat(t.status()).isEqualTo("MET");
+        }).anySatisfy(t -> {
+            assertThat(t.name()).isEqualTo("processes: Insync acks=all >= 3 x Kafka 4.4 (12 partitions)");
+            assertThat(t.status()).isEqualTo("NOT MEASURED");
+        }).anySatisfy(t -> {
+            assertThat(t.name()).isEqualTo("processes: Insync acks=all p50 <= 1/3 of Kafka 4.4's");
+            assertThat(t.status()).isEqualTo("MISSED");
+        }).anySatisfy(t -> {
+            assertThat(t.name()).startsWith("processes: failover");
+            assertThat(t.status()).isEqualTo("MET");
+        });
+        report.write();
+        assertThat(dir.resolve("throughput.png")).isNotEmptyFile();
+    }
 }

@@ -7,6 +7,7 @@ import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.record.MemoryRecords;
 import dev.insync.replication.log.epoch.EpochEndOffset;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -612,7 +613,19 @@ public final class ReplicaFetcher {
         }
         boolean appended = data.records().sizeInBytes() > 0;
         if (appended) {
-            partition.appendRecordsAsFollower(data.records());
+            MemoryRecords records;
+            try {
+                // In memory already when it came over a network or from an in-JVM leader's HEAP read (no copy).
+                records = data.records().toMemoryRecords();
+            } catch (ApiException gone) {
+                // NET-3: a slice of the leader's segment file that changed before it was read here: a
+                // leader-side error like NOT_LEADER_OR_FOLLOWER, so back off and fetch again (FOL-6).
+                LOG.info("{}Records for partition {} are gone from the leader's file; retrying after {} ms: {}",
+                        logPrefix, tp, config.fetchBackoffMs(), gone.getMessage());
+                delay(Set.of(tp));
+                return;
+            }
+            partition.appendRecordsAsFollower(records);
         }
         long hwBefore = partition.highWatermark();
         if (appended || data.highWatermark() != e.appliedLeaderHighWatermark || hwBefore != e.highWatermarkAfterApply) {

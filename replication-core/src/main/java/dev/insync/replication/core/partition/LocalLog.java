@@ -3,6 +3,7 @@ package dev.insync.replication.core.partition;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogAppendInfo;
 import dev.insync.replication.log.LogReadInfo;
+import dev.insync.replication.log.record.Records;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEndOffset;
 import dev.insync.replication.log.record.MemoryRecords;
@@ -46,6 +47,14 @@ public interface LocalLog {
 
     /** LOG-3: whole batches from the one containing {@code startOffset}, none at or above {@code maxOffset}. */
     LogReadInfo read(long startOffset, int maxBytes, long maxOffset);
+
+    /**
+     * NET-3: {@link #read}'s batches left in the log's files where it has files
+     * ({@link Log#readFileRecords}); a log without files returns them in memory.
+     */
+    default Records readFileRecords(long startOffset, int maxBytes, long maxOffset) {
+        return read(startOffset, maxBytes, maxOffset).records();
+    }
 
     /** The latest epoch in the epoch cache, empty without epoch information. */
     OptionalInt latestEpoch();

@@ -3,6 +3,7 @@ package dev.insync.replication.core.partition;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogAppendInfo;
 import dev.insync.replication.log.LogReadInfo;
+import dev.insync.replication.log.record.Records;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEndOffset;
 import dev.insync.replication.log.record.MemoryRecords;
@@ -63,6 +64,11 @@ final class LogBackedLocalLog implements LocalLog {
     @Override
     public LogReadInfo read(long startOffset, int maxBytes, long maxOffset) {
         return log.read(startOffset, maxBytes, maxOffset);
+    }
+
+    @Override
+    public Records readFileRecords(long startOffset, int maxBytes, long maxOffset) {
+        return log.readFileRecords(startOffset, maxBytes, maxOffset);
     }
 
     @Override

@@ -13,13 +13,14 @@ import dev.insync.replication.core.replica.Replica;
 import dev.insync.replication.core.replica.ReplicaState;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.core.rpc.RecordsForm;
 import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.LogAppendInfo;
-import dev.insync.replication.log.LogReadInfo;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEndOffset;
 import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.Records;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -362,13 +363,24 @@ public final class Partition {
      */
     public PartitionFetchResult fetch(FetchRequest request, FetchRequest.PartitionData data, int maxBytes,
                                       long fetchTimeMs, boolean updateFetchState) {
+        return fetch(request, data, maxBytes, fetchTimeMs, updateFetchState, RecordsForm.HEAP);
+    }
+
+    /**
+     * {@link #fetch(FetchRequest, FetchRequest.PartitionData, int, long, boolean)} with the records
+     * read in {@code form}: copied into the heap, or left in the segment files for a network server
+     * to send without copying (NET-3).
+     */
+    public PartitionFetchResult fetch(FetchRequest request, FetchRequest.PartitionData data, int maxBytes,
+                                      long fetchTimeMs, boolean updateFetchState, RecordsForm form) {
         Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(form, "form");
         Objects.requireNonNull(data, "data");
         boolean fromFollower = request.isFromFollower();
         Replica replica = null;
         boolean followerLeoChanged = false;
         boolean needsExpand = false;
-        MemoryRecords records;
+        Records records;
         leaderIsrUpdateLock.readLock().lock();
         try {
             Errors fencing = fencingError(request, data);
@@ -407,8 +419,8 @@ public final class Partition {
             }
             // FET-1: followers read to the LEO, consumers to the HW
             long maxOffset = fromFollower ? leaderEndOffset : log.highWatermark();
-            LogReadInfo readInfo = log.read(fetchOffset, maxBytes, maxOffset);
-            records = readInfo.records();
+            records = form == RecordsForm.FILE ? log.readFileRecords(fetchOffset, maxBytes, maxOffset)
+                    : log.read(fetchOffset, maxBytes, maxOffset).records();
             if (fromFollower && updateFetchState) {
                 replica = remoteReplicas.get(request.replicaId());
                 long previousLeo = replica.stateSnapshot().logEndOffset();
@@ -441,7 +453,7 @@ public final class Partition {
     }
 
     /** FET-6: an answer carrying the leader's current HW, log start and LEO. */
-    private FetchResponse.PartitionData answer(Errors error, MemoryRecords records,
+    private FetchResponse.PartitionData answer(Errors error, Records records,
                                                Optional<EpochEndOffset> divergingEpoch) {
         long hw = log.highWatermark();
         return new FetchResponse.PartitionData(error, hw, hw, log.logStartOffset(), log.logEndOffset(), records,

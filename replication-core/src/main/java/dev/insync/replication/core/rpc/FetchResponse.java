@@ -4,6 +4,7 @@ import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEndOffset;
 import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.Records;
 
 import java.util.Map;
 import java.util.Optional;
@@ -55,11 +56,12 @@ public record FetchResponse(Errors error, Map<TopicPartition, PartitionData> par
      * @param logStartOffset    the leader's log start offset
      * @param logEndOffset      the leader's LEO: lets a follower handle OFFSET_OUT_OF_RANGE without a
      *                          ListOffsets round trip (FOL-6); -1 if unknown
-     * @param records           whole batches (LOG-3)
+     * @param records           whole batches (LOG-3): in memory, or, from a fetch read in
+     *                          {@link RecordsForm#FILE}, slices of the leader's segment files (NET-3)
      * @param divergingEpoch    set when the follower's log diverged (FET-3)
      */
     public record PartitionData(Errors error, long highWatermark, long lastStableOffset, long logStartOffset,
-                                long logEndOffset, MemoryRecords records, Optional<EpochEndOffset> divergingEpoch) {
+                                long logEndOffset, Records records, Optional<EpochEndOffset> divergingEpoch) {
 
         /** An error answer with no records and unknown offsets. */
         public static PartitionData error(Errors error) {

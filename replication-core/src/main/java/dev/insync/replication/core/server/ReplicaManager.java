@@ -26,6 +26,7 @@ import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.purgatory.DelayedOperationPurgatory;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.core.rpc.RecordsForm;
 import dev.insync.replication.core.rpc.ReplicaTransport;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.ApiException;
@@ -499,23 +500,34 @@ public final class ReplicaManager {
      * are available and nothing failed
      * or diverged, parks the fetch for up to {@code maxWaitMs} (FET-5). The response holds at most
      * {@code maxBytes}, but at least one batch for the first partition with data (FET-6, LOG-3).
+     * The records are copied into the heap ({@link RecordsForm#HEAP}).
      */
     public CompletableFuture<FetchResponse> fetch(FetchRequest request) {
+        return fetch(request, RecordsForm.HEAP);
+    }
+
+    /**
+     * {@link #fetch(FetchRequest)} with the records read in {@code form}: a plaintext network server
+     * asks for {@link RecordsForm#FILE} and sends the segment bytes to the socket without copying them
+     * (NET-3); a parked fetch reads in the same form when it completes.
+     */
+    public CompletableFuture<FetchResponse> fetch(FetchRequest request, RecordsForm form) {
         Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(form, "form");
         boolean mayPark = request.maxWaitMs() > 0 && !request.partitions().isEmpty();
         // A fetch that may park records what its first read saw; parked, it never sends that read's
         // answer, so the answer is built only if it is sent now.
         ParkedFetch snapshot = mayPark ? new ParkedFetch(request, hostedGeneration) : null;
-        DelayedFetch.Read first = read(request, true, null, snapshot, !mayPark || shutDown);
+        DelayedFetch.Read first = read(request, form, true, null, snapshot, !mayPark || shutDown);
         CompletableFuture<FetchResponse> future = new CompletableFuture<>();
         if (!mayPark || first.satisfied() || shutDown) {
             future.complete(first.response() != null ? first.response()
-                    : read(request, false, null, null, true).response());
+                    : read(request, form, false, null, null, true).response());
             return future;
         }
         ParkedFetch parked = snapshot.isUsable() ? snapshot : null;
-        DelayedFetch delayed = new DelayedFetch(request, wakeCheck(parked), r -> read(r, false, parked, null, true),
-                future);
+        DelayedFetch delayed = new DelayedFetch(request, wakeCheck(parked, form),
+                r -> read(r, form, false, parked, null, true), future);
         try {
             fetchPurgatory.tryCompleteElseWatch(delayed, request.partitions().keySet());
         } catch (IllegalStateException shuttingDown) {
@@ -531,14 +543,14 @@ public final class ReplicaManager {
      * purgatory (every append, every HW change) once re-read every partition of every parked fetch:
      * O(partitions per fetch) log reads per append.
      */
-    private Function<FetchRequest, DelayedFetch.Read> wakeCheck(ParkedFetch parked) {
+    private Function<FetchRequest, DelayedFetch.Read> wakeCheck(ParkedFetch parked, RecordsForm form) {
         if (parked == null) {
-            return r -> read(r, false, null, null, false);
+            return r -> read(r, form, false, null, null, false);
         }
         return r -> {
             for (int k = 0; k < parked.size(); k++) {
                 if (!isUnchanged(parked, k, parked.topicPartition(k))) {
-                    return read(r, false, parked, null, false);
+                    return read(r, form, false, parked, null, false);
                 }
             }
             return NOTHING_NEW;
@@ -558,6 +570,7 @@ public final class ReplicaManager {
     /**
      * Reads every partition of {@code request}; wakes the purgatories for HWs the read raised.
      *
+     * @param form             how the records are read (NET-3)
      * @param updateFetchState FET-4: whether this is the first read of a follower fetch
      * @param parked           for a parked fetch's re-read: partitions it shows unchanged are
      *                         answered from their fields instead of being read; null reads all
@@ -566,8 +579,8 @@ public final class ReplicaManager {
      * @param answerAlways     whether to build the response even when the fetch is not satisfied
      *                         (else the returned read carries none)
      */
-    private DelayedFetch.Read read(FetchRequest request, boolean updateFetchState, ParkedFetch parked,
-                                   ParkedFetch recording, boolean answerAlways) {
+    private DelayedFetch.Read read(FetchRequest request, RecordsForm form, boolean updateFetchState,
+                                   ParkedFetch parked, ParkedFetch recording, boolean answerAlways) {
         long nowMs = scheduler.time().milliseconds();
         int n = request.partitions().size();
         TopicPartition[] tps = new TopicPartition[n];
@@ -594,7 +607,7 @@ public final class ReplicaManager {
                 partitionReads.increment();
                 try {
                     PartitionFetchResult result = partition.fetch(request, data, maxBytes, nowMs,
-                            updateFetchState);
+                            updateFetchState, form);
                     answer = result.data();
                     if (result.highWatermarkIncreased()) {
                         if (hwIncreased == null) {

@@ -8,6 +8,7 @@ import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEndOffset;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -176,6 +177,36 @@ class ReplicaFetcherTest extends FetcherTestSupport {
         assertThat(transport.last().request().partitions().get(DIV0).fetchOffset()).isEqualTo(10);
         assertThat(transport.last().request().partitions().get(DIV0).lastFetchedEpoch()).hasValue(1);
         assertThat(manager.maxLag()).isZero();
+    }
+
+    @TempDir
+    java.nio.file.Path tmp;
+
+    @Test
+    @DisplayName("FOL-6 NET-3 records left in the leader's segment file that changed before they were read here: backed off like a leader-side error, nothing appended, not failed")
+    void fol6GoneFileRecordsBackOff() {
+        dev.insync.replication.log.Log leaderLog = dev.insync.replication.log.Log.open(tmp.resolve("div-0"), DIV0,
+                dev.insync.replication.log.LogConfig.defaults(), 0, 0, () -> 0L);
+        try {
+            for (int i = 0; i < 2; i++) {
+                leaderLog.appendAsLeader(dev.insync.replication.log.record.MemoryRecords.withRecords(
+                        new dev.insync.replication.log.record.SimpleRecord(1L, null, new byte[] {1}),
+                        new dev.insync.replication.log.record.SimpleRecord(1L, null, new byte[] {2}),
+                        new dev.insync.replication.log.record.SimpleRecord(1L, null, new byte[] {3})), 0);
+            }
+            dev.insync.replication.log.record.Records slice = leaderLog.readFileRecords(5, 1 << 20, 6);
+            assertThat(slice.sizeInBytes()).isPositive();
+            leaderLog.truncateTo(3); // the leader became a follower and cut its log after the read
+            FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0));
+            answer(response(DIV0, new FetchResponse.PartitionData(Errors.NONE, 6, 6, 0, 6, slice,
+                    java.util.Optional.empty())));
+            assertThat(p.calls).isEmpty();
+            assertThat(state(DIV0).state()).isEqualTo(new FetchState.Delayed(scheduler.nowMs() + BACKOFF_MS));
+            assertThat(state(DIV0).fetchOffset()).isEqualTo(5);
+            assertThat(manager.failedPartitions()).isEmpty();
+        } finally {
+            leaderLog.close();
+        }
     }
 
     @Test

@@ -80,7 +80,7 @@ class PartitionWithLogTest {
         FetchRequest request = new FetchRequest(followerId, 100L + followerId, 500, 1, 1 << 20, Map.of(TP, data));
         FetchResponse.PartitionData answer = leader.fetch(request, data, 1 << 20, time.milliseconds(), true).data();
         if (answer.error() == Errors.NONE && answer.divergingEpoch().isEmpty() && answer.records().sizeInBytes() > 0) {
-            follower.appendRecordsToFollower(answer.records());
+            follower.appendRecordsToFollower(answer.records().toMemoryRecords());
         }
         if (answer.error() == Errors.NONE) {
             follower.updateFollowerHighWatermark(answer.highWatermark());
@@ -107,6 +107,41 @@ class PartitionWithLogTest {
         byte[] bytes = new byte[buffer.remaining()];
         buffer.get(bytes);
         return bytes;
+    }
+
+    @Test
+    @DisplayName("NET-3 FET-1 a fetch read in FILE form answers with slices of the leader's segment: the bytes a HEAP read copies, HW-bounded for consumers")
+    void fileFormFetchesAreSegmentSlices() {
+        broker(1).makeLeader(reg(1, 0, 0, List.of(1, 2)));
+        broker(2).makeFollower(reg(1, 0, 0, List.of(1, 2)));
+        broker(1).appendAsLeader(values("a", "b"), Acks.ALL);
+        broker(1).appendAsLeader(values("c"), Acks.ALL);
+        replicate(2, 1);
+        replicate(2, 1);
+        assertThat(broker(1).highWatermark()).isEqualTo(3);
+        broker(1).appendAsLeader(values("d"), Acks.LEADER); // above the HW
+
+        FetchRequest.PartitionData consumer = new FetchRequest.PartitionData(0, -1, 1 << 20, OptionalInt.empty(),
+                OptionalInt.empty());
+        FetchRequest consumerFetch = new FetchRequest(-1, -1, 0, 1, 1 << 20, Map.of(TP, consumer));
+        FetchResponse.PartitionData file = broker(1).fetch(consumerFetch, consumer, 1 << 20, time.milliseconds(), false,
+                dev.insync.replication.core.rpc.RecordsForm.FILE).data();
+        FetchResponse.PartitionData heap = broker(1).fetch(consumerFetch, consumer, 1 << 20, time.milliseconds(), false,
+                dev.insync.replication.core.rpc.RecordsForm.HEAP).data();
+        assertThat(file.records()).isInstanceOf(dev.insync.replication.log.segment.FileRecords.class);
+        assertThat(heap.records()).isInstanceOf(MemoryRecords.class);
+        assertThat(file.records().toMemoryRecords()).isEqualTo(heap.records());
+        assertThat(file.records().batches()).hasSize(2); // offsets 0..2, not d
+        assertThat(file.highWatermark()).isEqualTo(heap.highWatermark()).isEqualTo(3);
+
+        // A follower reads to the LEO in FILE form too.
+        FetchRequest.PartitionData follower = new FetchRequest.PartitionData(3, 0, 1 << 20, OptionalInt.of(0),
+                OptionalInt.of(0));
+        FetchRequest followerFetch = new FetchRequest(2, 102L, 500, 1, 1 << 20, Map.of(TP, follower));
+        FetchResponse.PartitionData tail = broker(1).fetch(followerFetch, follower, 1 << 20, time.milliseconds(), true,
+                dev.insync.replication.core.rpc.RecordsForm.FILE).data();
+        assertThat(tail.records()).isInstanceOf(dev.insync.replication.log.segment.FileRecords.class);
+        assertThat(tail.records().batches().get(0).baseOffset()).isEqualTo(3);
     }
 
     @Test

@@ -144,6 +144,25 @@ class ReplicaManagerTest {
     }
 
     @Test
+    @DisplayName("NET-3 FET-5 a fetch asked in FILE form parks and completes in that form: the records are slices of the leader's segment")
+    void net3ParkedFetchKeepsItsRecordsForm() {
+        cluster(defaults(), 1);
+        cluster.setPartition(REP0, List.of(1, 2, 3), List.of(1, 2, 3), 1, 0, 0);
+        FetchRequest req = new FetchRequest(2, 1L, 500, 1, 1 << 20, Map.of(REP0,
+                new FetchRequest.PartitionData(0, 0, 1 << 20, OptionalInt.of(0), OptionalInt.empty())));
+        CompletableFuture<FetchResponse> parked = rm(1).fetch(req, dev.insync.replication.core.rpc.RecordsForm.FILE);
+        assertThat(parked).isNotDone();
+        rm(1).produce(Map.of(REP0, records("x")), Acks.LEADER, 30_000);
+        assertThat(parked).isDone();
+        FetchResponse.PartitionData data = parked.join().partitions().get(REP0);
+        assertThat(data.records()).isInstanceOf(dev.insync.replication.log.segment.FileRecords.class);
+        assertThat(data.records().toMemoryRecords())
+                .isEqualTo(rm(1).fetch(req).join().partitions().get(REP0).records());
+        assertThat(rm(1).fetch(req).join().partitions().get(REP0).records())
+                .as("the default form copies into the heap").isInstanceOf(dev.insync.replication.log.record.MemoryRecords.class);
+    }
+
+    @Test
     @DisplayName("FET-5 a parked fetch with nothing new returns what there is after maxWaitMs")
     void fet5LongPollExpires() {
         cluster(defaults(), 1);

@@ -15,7 +15,7 @@ import java.util.List;
  * and allocates one small view per batch; the views share this buffer's bytes, so their setters
  * (base offset, leader epoch, max timestamp) write through.
  */
-public final class MemoryRecords {
+public final class MemoryRecords implements Records {
 
     /** No batches. */
     public static final MemoryRecords EMPTY = new MemoryRecords(ByteBuffer.allocate(0).asReadOnlyBuffer());
@@ -98,8 +98,15 @@ public final class MemoryRecords {
     }
 
     /** Total bytes of all batches. */
+    @Override
     public int sizeInBytes() {
         return buffer.remaining();
+    }
+
+    /** This: the bytes are in memory already. */
+    @Override
+    public MemoryRecords toMemoryRecords() {
+        return this;
     }
 
     /**
@@ -107,6 +114,7 @@ public final class MemoryRecords {
      * truncated or its length is out of bounds (or its magic is not 2). CRCs are not checked here
      * (see {@link RecordsValidator}).
      */
+    @Override
     public List<RecordBatch> batches() {
         List<RecordBatch> out = new ArrayList<>();
         int pos = buffer.position();

@@ -2,6 +2,8 @@ package dev.insync.replication.log.segment;
 
 import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.epoch.EpochEntry;
+import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.Records;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -59,8 +61,16 @@ public final class LogSegment {
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
     private final boolean indexesWereMissing;
+    /** NET-3: the file as {@link FileRecords} send it (reference counted, opened on first use). */
+    private final SendChannel sendChannel;
 
     private volatile int size;
+    /**
+     * NET-3: how many times bytes of the file were cut off, counted before the file changes (under the
+     * log's exclusion of readers), so a {@link FileRecords} can tell whether its bytes are still the
+     * ones it read.
+     */
+    private volatile long truncations;
     /**
      * Read-only map of {@code [0, capacity)} of the {@code .log} file (never past the published
      * size at mapping time), so locating a batch reads headers without a syscall. Null until a
@@ -91,6 +101,7 @@ public final class LogSegment {
         }
         this.indexesWereMissing = !create && (!Files.exists(indexFile) || !Files.exists(timeIndexFile));
         this.channel = create ? SegmentChannel.create(logFile) : SegmentChannel.open(logFile);
+        this.sendChannel = new SendChannel(logFile);
         OffsetIndex offsets = null;
         try {
             long length = channel.size();
@@ -501,6 +512,61 @@ public final class LogSegment {
         return buf;
     }
 
+    /**
+     * NET-3: {@link #read}'s batches (the same LOG-3 bounds) as a slice of this file, without copying
+     * them: the batch headers are walked in the read map or the scan buffer to find where the last
+     * whole batch ends.
+     *
+     * @return null if no batch of this segment ends at or after {@code startOffset} (the caller moves
+     *         to the next segment); {@link MemoryRecords#EMPTY} if the first such batch is excluded
+     */
+    public Records readFileRecords(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch)
+            throws IOException {
+        long truncationsAtRead = truncations;
+        int end = size;
+        ScanBuffer scan = ScanBuffer.forThread(indexIntervalBytes);
+        BatchPosition first = locate(startOffset, end, scan);
+        if (first == null) {
+            return null;
+        }
+        if (first.lastOffset() >= maxOffset || (!minOneBatch && first.sizeInBytes() > maxBytes)) {
+            return MemoryRecords.EMPTY;
+        }
+        int limit = first.position() + Math.min(end - first.position(), Math.max(maxBytes, first.sizeInBytes()));
+        MappedByteBuffer map = readMap;
+        int mapped = map == null ? 0 : Math.min(map.capacity(), end);
+        int pos = first.position() + first.sizeInBytes();
+        while (pos + WALK_HEADER_SIZE <= limit) {
+            ByteBuffer buf;
+            int rel;
+            if (pos + WALK_HEADER_SIZE <= mapped) {
+                buf = map;
+                rel = pos;
+            } else {
+                rel = bufferHolding(scan, pos, WALK_HEADER_SIZE, end);
+                buf = scan.bytes;
+            }
+            int batchSize = BatchFraming.sizeInBytes(buf, rel);
+            if (batchSize < BatchFraming.HEADER_SIZE || pos + (long) batchSize > limit) {
+                break;
+            }
+            if (BatchFraming.lastOffset(buf, rel) >= maxOffset) {
+                break;
+            }
+            pos += batchSize;
+        }
+        return new FileRecords(this, first.position(), pos - first.position(), truncationsAtRead);
+    }
+
+    /** NET-3: truncations of this file so far (see {@link FileRecords}). */
+    long truncations() {
+        return truncations;
+    }
+
+    SendChannel sendChannel() {
+        return sendChannel;
+    }
+
     private void readFully(ByteBuffer dst, long position) throws IOException {
         channel.readFully(dst, position);
     }
@@ -763,6 +829,7 @@ public final class LogSegment {
         int truncated = (int) (fileSize - validBytes);
         if (truncated > 0) {
             readMap = null;
+            truncations++; // NET-3: before the bytes change
             fileSync.beforeWrite(logFile);
             channel.truncate(validBytes);
         }
@@ -858,6 +925,7 @@ public final class LogSegment {
         offsetIndex.resize(maxIndexSize);
         timeIndex.resize(maxIndexSize);
         readMap = null;
+        truncations++; // NET-3: before the bytes change, so a FileRecords of them sees it
         fileSync.beforeWrite(logFile);
         channel.truncate(first.position());
         size = first.position();
@@ -905,6 +973,7 @@ public final class LogSegment {
     /** Records the final timestamp entry, trims the indexes and closes the file; flushes nothing. */
     public void close() throws IOException {
         readMap = null;
+        sendChannel.close();
         try {
             onBecomeInactiveSegment();
         } finally {
@@ -918,12 +987,14 @@ public final class LogSegment {
      */
     public void closeWithoutWrites() throws IOException {
         readMap = null;
+        sendChannel.close();
         channel.close();
     }
 
     /** Closes and deletes the three files. */
     public void deleteFiles() throws IOException {
         readMap = null;
+        sendChannel.close(); // before the file goes, so a send channel is never opened on another file of its name
         channel.close();
         fileSync.beforeWrite(logFile);
         Files.deleteIfExists(logFile);

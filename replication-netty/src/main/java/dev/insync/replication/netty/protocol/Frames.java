@@ -43,6 +43,34 @@ public final class Frames {
         }
     }
 
+    /**
+     * A response frame with error code 0 and {@code body}, as the messages to write: with
+     * {@code fileRegions} (NET-3, a plaintext connection) records still in segment files are sent
+     * from them as file regions, else they are copied into the frame.
+     *
+     * @throws RecordsUnavailableException if such records' segment was deleted or truncated since the read
+     */
+    public static <R> OutboundFrame responseFrame(ByteBufAllocator alloc, int correlationId, Api<?, R> api,
+                                                  short version, R body, boolean fileRegions) {
+        WireWriter w = new WireWriter(alloc, fileRegions);
+        try {
+            w.int32(0);
+            new ResponseHeader(correlationId, (short) 0).write(w);
+            api.responseCodec().write(body, version, w);
+            OutboundFrame frame = w.finishFrame();
+            long size = frame.sizeInBytes() - SIZE_PREFIX_BYTES;
+            if (size > Integer.MAX_VALUE) {
+                frame.release();
+                throw new IllegalArgumentException(api.name() + " response of " + size + " bytes does not fit a frame");
+            }
+            ((ByteBuf) frame.parts().get(0)).setInt(0, (int) size);
+            return frame;
+        } catch (RuntimeException e) {
+            w.discard();
+            throw e;
+        }
+    }
+
     /** A response frame that is only a header with a non-zero request-level error code. */
     public static ByteBuf errorResponse(ByteBufAllocator alloc, int correlationId, short errorCode) {
         if (errorCode == 0) {

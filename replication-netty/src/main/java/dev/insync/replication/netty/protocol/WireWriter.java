@@ -1,30 +1,50 @@
 package dev.insync.replication.netty.protocol;
 
+import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.Records;
+import dev.insync.replication.log.segment.FileRecords;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.FileRegion;
+import io.netty.util.ReferenceCountUtil;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalInt;
 
 /**
  * Writes one frame. Fixed-size fields go into a scratch buffer; record bytes are never copied but
  * added as their own component after their length ({@link #records}), so a frame is a chain of
- * "fields, records, fields, records, ...". That is the seam for zero copy (NET-3): a file-backed
- * variant of {@link #records} can emit a {@code FileRegion} in the same place without changing any
- * codec. Encoders check the same bounds decoders do, so a peer never receives a frame it must refuse.
+ * "fields, records, fields, records, ...". With file regions allowed (NET-3, a plaintext server's
+ * fetch answers), records still in a segment file ({@link FileRecords}) become
+ * {@link io.netty.channel.FileRegion}s in that chain and the frame is several messages
+ * ({@link #finishFrame()}); otherwise such records are copied into the frame once. Encoders check
+ * the same bounds decoders do, so a peer never receives a frame it must refuse.
  */
 public final class WireWriter {
 
     private final ByteBufAllocator alloc;
-    private final CompositeByteBuf out;
+    private final boolean fileRegions;
+    /** Parts before {@link #out}: finished buffers and file regions, in order. */
+    private final List<Object> parts = new ArrayList<>(0);
+    private long partsBytes;
+    private CompositeByteBuf out;
     private ByteBuf scratch;
     private boolean finished;
 
+    /** A writer whose records are all in the frame's buffers. */
     public WireWriter(ByteBufAllocator alloc) {
+        this(alloc, false);
+    }
+
+    /** @param fileRegions whether records in segment files may be sent as file regions (NET-3) */
+    public WireWriter(ByteBufAllocator alloc, boolean fileRegions) {
         this.alloc = alloc;
+        this.fileRegions = fileRegions;
         // No consolidation: merging components would copy the record bytes.
         this.out = alloc.compositeBuffer(Integer.MAX_VALUE);
         this.scratch = alloc.buffer(256);
@@ -94,14 +114,42 @@ public final class WireWriter {
         return int32(n);
     }
 
-    /** int32 length, then the record bytes as their own component (not copied). */
-    public WireWriter records(MemoryRecords records) {
+    /**
+     * int32 length, then the record bytes: records in memory as their own component (not copied);
+     * records in a segment file as file regions (NET-3) if this writer allows them, else copied in
+     * once.
+     *
+     * @throws RecordsUnavailableException if a file slice's segment was deleted or truncated since the read
+     */
+    public WireWriter records(Records records) {
         int size = records.sizeInBytes();
         int32(size);
-        if (size > 0) {
-            cutScratch();
-            out.addComponent(true, Unpooled.wrappedBuffer(records.buffer()));
+        if (size == 0) {
+            return this;
         }
+        if (records instanceof FileRecords file && fileRegions) {
+            cutScratch();
+            List<FileRegion> regions = SegmentRegions.of(file);
+            if (out.isReadable()) {
+                parts.add(out);
+                partsBytes += out.readableBytes();
+            } else {
+                out.release();
+            }
+            out = null; // never left released if what follows throws
+            parts.addAll(regions);
+            partsBytes += size;
+            out = alloc.compositeBuffer(Integer.MAX_VALUE);
+            return this;
+        }
+        MemoryRecords memory;
+        try {
+            memory = records.toMemoryRecords(); // no copy for MemoryRecords; one for a slice without file regions
+        } catch (ApiException e) {
+            throw new RecordsUnavailableException("Cannot copy " + records + ": " + e.getMessage(), e);
+        }
+        cutScratch();
+        out.addComponent(true, Unpooled.wrappedBuffer(memory.buffer()));
         return this;
     }
 
@@ -113,12 +161,39 @@ public final class WireWriter {
     }
 
     /** Bytes written so far. */
-    public int size() {
-        return out.readableBytes() + scratch.readableBytes();
+    public long size() {
+        return partsBytes + out.readableBytes() + scratch.readableBytes();
     }
 
-    /** The frame; this writer must not be used afterwards. */
+    /**
+     * The frame as one buffer; this writer must not be used afterwards.
+     *
+     * @throws IllegalStateException if file regions were written (use {@link #finishFrame()})
+     */
     public ByteBuf finish() {
+        if (!parts.isEmpty()) {
+            throw new IllegalStateException("A frame with file regions is several messages: use finishFrame()");
+        }
+        closeOut();
+        return out;
+    }
+
+    /** The frame as the messages to write in order; this writer must not be used afterwards. */
+    public OutboundFrame finishFrame() {
+        closeOut();
+        List<Object> all = new ArrayList<>(parts.size() + 1);
+        all.addAll(parts);
+        if (out.isReadable() || all.isEmpty()) {
+            all.add(out);
+        } else {
+            out.release();
+        }
+        long bytes = partsBytes + (all.get(all.size() - 1) == out ? out.readableBytes() : 0);
+        parts.clear();
+        return new OutboundFrame(all, bytes);
+    }
+
+    private void closeOut() {
         if (finished) {
             throw new IllegalStateException("Writer already finished");
         }
@@ -129,7 +204,6 @@ public final class WireWriter {
             scratch.release();
         }
         scratch = null;
-        return out;
     }
 
     /** Frees what was written, for an encoder that failed half-way. */
@@ -137,7 +211,11 @@ public final class WireWriter {
         if (!finished) {
             finished = true;
             scratch.release();
-            out.release();
+            if (out != null) {
+                out.release();
+            }
+            parts.forEach(ReferenceCountUtil::safeRelease);
+            parts.clear();
         }
     }
 }

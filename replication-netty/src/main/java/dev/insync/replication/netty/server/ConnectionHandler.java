@@ -7,11 +7,15 @@ import dev.insync.replication.netty.protocol.ErrorCodes;
 import dev.insync.replication.netty.protocol.FrameTooLargeException;
 import dev.insync.replication.netty.protocol.Frames;
 import dev.insync.replication.netty.protocol.MalformedFrameException;
+import dev.insync.replication.netty.protocol.OutboundFrame;
+import dev.insync.replication.netty.protocol.RecordsUnavailableException;
+import dev.insync.replication.netty.protocol.SegmentChangedException;
 import dev.insync.replication.netty.protocol.RequestHeader;
 import dev.insync.replication.netty.protocol.WireReader;
 import dev.insync.replication.netty.tls.PeerIdentity;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.FileRegion;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.SslHandler;
@@ -53,7 +57,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final class Slot {
         final int correlationId;
         final boolean answered;
-        ByteBuf frame;
+        OutboundFrame frame;
         boolean done;
 
         Slot(int correlationId, boolean answered) {
@@ -69,6 +73,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private long lastActiveMs;
     private PeerIdentity peer;
+    private Boolean zeroCopy;
     private Scheduler.Cancellable idleCheck;
     private boolean closed;
     private boolean flushing;
@@ -171,7 +176,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         Slot slot = new Slot(header.correlationId(), api.expectsResponse(request));
         enqueue(slot);
         RequestContext context = new RequestContext(header.clientId(), version, header.correlationId(),
-                ctx.channel().remoteAddress(), peer);
+                ctx.channel().remoteAddress(), peer, zeroCopy());
         handlerCalls.execute(() -> {
             CompletionStage<R> stage;
             try {
@@ -197,7 +202,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             slot.frame = slot.answered ? errorFrame(slot.correlationId, Errors.UNKNOWN_SERVER_ERROR.code()) : null;
         } else if (slot.answered) {
             try {
-                slot.frame = Frames.response(ctx.alloc(), slot.correlationId, api, version, response);
+                slot.frame = Frames.responseFrame(ctx.alloc(), slot.correlationId, api, version, response, zeroCopy());
+            } catch (RecordsUnavailableException e) {
+                // NET-3: a segment read for this answer was deleted or truncated before it could be sent.
+                server.metrics().recordsUnavailableAnswer();
+                LOG.info("Answering {} correlation id {} from {} as failed: {}", api.name(), slot.correlationId,
+                        ctx.channel().remoteAddress(), e.getMessage());
+                slot.frame = errorFrame(slot.correlationId, Errors.UNKNOWN_SERVER_ERROR.code());
             } catch (RuntimeException e) {
                 server.metrics().handlerFailure();
                 LOG.error("Cannot encode the {} response for correlation id {}", api.name(), slot.correlationId, e);
@@ -208,8 +219,41 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         flushCompleted();
     }
 
-    private ByteBuf errorFrame(int correlationId, short code) {
-        return Frames.errorResponse(ctx.alloc(), correlationId, code);
+    private OutboundFrame errorFrame(int correlationId, short code) {
+        return OutboundFrame.of(Frames.errorResponse(ctx.alloc(), correlationId, code));
+    }
+
+    /**
+     * NET-3: whether record bytes may go from segment files to this socket as file regions; not
+     * through TLS, whose engine needs them in memory (the fetch then reads them into the heap).
+     */
+    private boolean zeroCopy() {
+        if (zeroCopy == null) {
+            zeroCopy = ctx.pipeline().get(SslHandler.class) == null;
+        }
+        return zeroCopy;
+    }
+
+    private void write(OutboundFrame frame) {
+        for (Object part : frame.parts()) {
+            if (part instanceof FileRegion) {
+                server.metrics().fileRegionWritten();
+                // A region fails when its segment changed under it (SegmentRegions): the frame is incomplete,
+                // so the connection must close before anything else follows it.
+                ctx.write(part).addListener(f -> {
+                    if (!f.isSuccess()) {
+                        if (f.cause() instanceof SegmentChangedException) {
+                            server.metrics().recordsUnavailableAnswer();
+                        }
+                        LOG.info("Closing connection to {}: sending records from a segment file failed: {}",
+                                ctx.channel().remoteAddress(), f.cause().toString());
+                        ctx.close();
+                    }
+                });
+            } else {
+                ctx.write(part);
+            }
+        }
     }
 
     private void enqueueError(int correlationId, short code) {
@@ -240,7 +284,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 while (!inFlight.isEmpty() && inFlight.peek().done) {
                     Slot head = inFlight.poll();
                     if (head.frame != null) {
-                        ctx.write(head.frame);
+                        write(head.frame);
                         head.frame = null;
                         wrote = true;
                     }

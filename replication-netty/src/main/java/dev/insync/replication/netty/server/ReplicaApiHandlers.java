@@ -3,6 +3,7 @@ package dev.insync.replication.netty.server;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
+import dev.insync.replication.core.rpc.RecordsForm;
 import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.netty.protocol.Apis;
@@ -30,7 +31,9 @@ public final class ReplicaApiHandlers {
     /** Adds Fetch, Produce and Metadata to {@code apis}. */
     public static ServedApis.Builder register(ServedApis.Builder apis, ReplicaService replicas, MetadataView metadata) {
         return apis
-                .add(Apis.FETCH, (ctx, request) -> replicas.fetch(request))
+                // NET-3: on plaintext the records stay in the segment files until the socket takes them.
+                .add(Apis.FETCH, (ctx, request) -> replicas.fetch(request,
+                        ctx.zeroCopy() ? RecordsForm.FILE : RecordsForm.HEAP))
                 .add(Apis.PRODUCE, (ctx, request) -> produce(replicas, request))
                 .add(Apis.METADATA, (ctx, request) -> CompletableFuture.completedFuture(metadata(metadata, request)));
     }

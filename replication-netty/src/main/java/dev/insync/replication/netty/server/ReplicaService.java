@@ -4,6 +4,7 @@ import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.core.rpc.RecordsForm;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.record.MemoryRecords;
@@ -19,8 +20,8 @@ import java.util.concurrent.CompletionStage;
  */
 public interface ReplicaService {
 
-    /** {@link ReplicaManager#fetch}. */
-    CompletionStage<FetchResponse> fetch(FetchRequest request);
+    /** {@link ReplicaManager#fetch(FetchRequest, RecordsForm)}: records in the heap, or left in segment files (NET-3). */
+    CompletionStage<FetchResponse> fetch(FetchRequest request, RecordsForm form);
 
     /** {@link ReplicaManager#produce}. */
     CompletionStage<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
@@ -31,8 +32,8 @@ public interface ReplicaService {
         Objects.requireNonNull(replicaManager, "replicaManager");
         return new ReplicaService() {
             @Override
-            public CompletionStage<FetchResponse> fetch(FetchRequest request) {
-                return replicaManager.fetch(request);
+            public CompletionStage<FetchResponse> fetch(FetchRequest request, RecordsForm form) {
+                return replicaManager.fetch(request, form);
             }
 
             @Override

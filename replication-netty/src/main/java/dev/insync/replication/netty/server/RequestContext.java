@@ -12,7 +12,9 @@ import java.net.SocketAddress;
  * @param correlationId the header's correlation id
  * @param remoteAddress the peer's address
  * @param peer          the peer's certificate identity (anonymous on plaintext)
+ * @param zeroCopy      NET-3: whether record bytes may be answered straight from segment files
+ *                      (plaintext); false on TLS, where they must be read into memory
  */
 public record RequestContext(String clientId, short apiVersion, int correlationId, SocketAddress remoteAddress,
-                             PeerIdentity peer) {
+                             PeerIdentity peer, boolean zeroCopy) {
 }

@@ -14,6 +14,8 @@ public final class ServerMetrics {
     private final LongAdder handlerFailures = new LongAdder();
     private final LongAdder idleConnectionsClosed = new LongAdder();
     private final LongAdder tlsHandshakeFailures = new LongAdder();
+    private final LongAdder fileRegionsWritten = new LongAdder();
+    private final LongAdder recordsUnavailable = new LongAdder();
 
     void connectionAccepted() { connectionsAccepted.increment(); }
     void request() { requests.increment(); }
@@ -24,6 +26,8 @@ public final class ServerMetrics {
     void handlerFailure() { handlerFailures.increment(); }
     void idleConnectionClosed() { idleConnectionsClosed.increment(); }
     void tlsHandshakeFailure() { tlsHandshakeFailures.increment(); }
+    void fileRegionWritten() { fileRegionsWritten.increment(); }
+    void recordsUnavailableAnswer() { recordsUnavailable.increment(); }
 
     /** Connections accepted since start. */
     public long connectionsAccepted() { return connectionsAccepted.sum(); }
@@ -43,12 +47,20 @@ public final class ServerMetrics {
     public long idleConnectionsClosed() { return idleConnectionsClosed.sum(); }
     /** SEC-1: TLS handshakes that failed (no or untrusted certificate, protocol mismatch). */
     public long tlsHandshakeFailures() { return tlsHandshakeFailures.sum(); }
+    /** NET-3: file regions written (two per record slice sent from a segment file without copying). */
+    public long fileRegionsWritten() { return fileRegionsWritten.sum(); }
+    /**
+     * NET-3: answers whose record slices' segments were deleted or truncated before or while they were
+     * sent: answered UNKNOWN_SERVER_ERROR before the frame started, or the connection closed mid-frame.
+     */
+    public long recordsUnavailable() { return recordsUnavailable.sum(); }
 
     @Override
     public String toString() {
         return "ServerMetrics(connections=" + connectionsAccepted() + ", requests=" + requests() + ", malformed="
                 + malformedFrames() + ", oversized=" + oversizedFrames() + ", unsupported=" + unsupportedRequests()
                 + ", unauthorized=" + authorizationFailures() + ", handlerFailures=" + handlerFailures() + ", idleClosed="
-                + idleConnectionsClosed() + ", tlsFailures=" + tlsHandshakeFailures() + ")";
+                + idleConnectionsClosed() + ", tlsFailures=" + tlsHandshakeFailures() + ", fileRegions="
+                + fileRegionsWritten() + ", recordsUnavailable=" + recordsUnavailable() + ")";
     }
 }

@@ -24,7 +24,7 @@ class CodecRoundTripTest {
 
     private static final int EXAMPLES = 300;
 
-    private static <Q> void requestRoundTrip(Api<Q, ?> api, Function<Random, Q> gen) {
+    static <Q> void requestRoundTrip(Api<Q, ?> api, Function<Random, Q> gen) {
         qt().withFixedSeed(api.key() * 7919L + 1).withExamples(EXAMPLES).forAll(longs().all()).checkAssert(seed -> {
             Q request = gen.apply(new Random(seed));
             int correlationId = new Random(seed).nextInt();
@@ -46,7 +46,7 @@ class CodecRoundTripTest {
         });
     }
 
-    private static <R> void responseRoundTrip(Api<?, R> api, Function<Random, R> gen) {
+    static <R> void responseRoundTrip(Api<?, R> api, Function<Random, R> gen) {
         qt().withFixedSeed(api.key() * 104729L + 3).withExamples(EXAMPLES).forAll(longs().all()).checkAssert(seed -> {
             R response = gen.apply(new Random(seed));
             ByteBuf frame = TestMessages.responseFrame(api, 42, response);
@@ -66,6 +66,9 @@ class CodecRoundTripTest {
     /** Records compare partition maps as maps; the order is part of the contract, so compare it too. */
     private static void assertSame(Object decoded, Object original) {
         assertThat(decoded).isEqualTo(original);
+        if (!decoded.getClass().isRecord()) {
+            return; // a String or Integer body
+        }
         for (var accessor : decoded.getClass().getRecordComponents()) {
             try {
                 Object a = accessor.getAccessor().invoke(decoded);

@@ -9,7 +9,16 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.embedded.EmbeddedChannel;
 
+import io.netty.buffer.Unpooled;
+import io.netty.channel.FileRegion;
+import io.netty.util.ReferenceCountUtil;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -53,28 +62,58 @@ final class EmbeddedServer {
         }
     }
 
-    /** Every frame written so far, parsed (and released). */
+    /** Every frame written so far, parsed (and released); frames may span several messages (NET-3's file regions). */
     static List<Response> responses(EmbeddedChannel ch) {
-        ch.runPendingTasks();
+        ByteBuf stream = Unpooled.wrappedBuffer(outboundBytes(ch));
         List<Response> out = new ArrayList<>();
-        Object msg;
-        while ((msg = ch.readOutbound()) != null) {
-            ByteBuf frame = (ByteBuf) msg;
-            try {
-                int size = frame.readInt();
-                if (size != frame.readableBytes()) {
-                    throw new AssertionError("Frame size " + size + " but " + frame.readableBytes() + " bytes follow");
-                }
-                WireReader in = new WireReader(frame);
-                ResponseHeader header = ResponseHeader.read(in);
-                byte[] body = new byte[frame.readableBytes()];
-                frame.readBytes(body);
-                out.add(new Response(header, body));
-            } finally {
-                frame.release();
+        while (stream.isReadable()) {
+            int size = stream.readInt();
+            if (size > stream.readableBytes()) {
+                throw new AssertionError("Frame size " + size + " but only " + stream.readableBytes() + " bytes follow");
             }
+            ByteBuf frame = stream.readSlice(size);
+            WireReader in = new WireReader(frame);
+            ResponseHeader header = ResponseHeader.read(in);
+            byte[] body = new byte[frame.readableBytes()];
+            frame.readBytes(body);
+            out.add(new Response(header, body));
         }
         return out;
+    }
+
+    /** The bytes of every message written so far, in order: buffers and file regions alike (released). */
+    static byte[] outboundBytes(EmbeddedChannel ch) {
+        ch.runPendingTasks();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Object msg;
+        while ((msg = ch.readOutbound()) != null) {
+            try {
+                if (msg instanceof ByteBuf b) {
+                    byte[] a = new byte[b.readableBytes()];
+                    b.getBytes(b.readerIndex(), a);
+                    bytes.write(a, 0, a.length);
+                } else if (msg instanceof FileRegion region) {
+                    transferAll(region, bytes);
+                } else {
+                    throw new AssertionError("Unexpected outbound message " + msg);
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    /** What a socket would receive from {@code region}. */
+    static void transferAll(FileRegion region, ByteArrayOutputStream to) {
+        WritableByteChannel target = Channels.newChannel(to);
+        try {
+            while (region.transferred() < region.count()) {
+                region.transferTo(target, region.transferred());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static List<Integer> correlationIds(List<Response> responses) {

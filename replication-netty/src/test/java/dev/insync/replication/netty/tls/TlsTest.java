@@ -1,6 +1,15 @@
 package dev.insync.replication.netty.tls;
 
+import dev.insync.replication.core.produce.Acks;
+import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.core.rpc.RecordsForm;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.Log;
+import dev.insync.replication.log.LogConfig;
+import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.SimpleRecord;
+import dev.insync.replication.netty.server.ReplicaService;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.netty.ManualScheduler;
@@ -31,6 +40,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -76,6 +87,10 @@ class TlsTest {
     }
 
     private InetSocketAddress startServer(String clientAuth, Map<String, Object> extra) {
+        return startServer(clientAuth, extra, replicas);
+    }
+
+    private InetSocketAddress startServer(String clientAuth, Map<String, Object> extra, ReplicaService service) {
         Map<String, Object> props = new HashMap<>(Certificates.sslProperties(broker1, truststore, clientAuth));
         props.put("insync.broker.principal.1", "CN=broker-1,OU=insync");
         props.put("insync.broker.principal.2", "CN=broker-2,OU=insync");
@@ -84,7 +99,7 @@ class TlsTest {
         server = NettyServer.builder().name("tls-server").bindAddress(new InetSocketAddress("127.0.0.1", 0))
                 .config(config).scheduler(scheduler).ssl(SslConfig.fromProperties(props).orElseThrow())
                 .principals(BrokerPrincipals.fromProperties(props))
-                .apis(ReplicaApiHandlers.register(ServedApis.builder(), replicas, MetadataView.of(List.of(), -1, List.of()))
+                .apis(ReplicaApiHandlers.register(ServedApis.builder(), service, MetadataView.of(List.of(), -1, List.of()))
                         .build())
                 .build();
         closeables.add(server);
@@ -107,6 +122,63 @@ class TlsTest {
 
     private static FetchResponse get(ClientConnection c, FetchRequest request) throws Exception {
         return c.send(Apis.FETCH, (short) 0, request).get(WAIT_S, TimeUnit.SECONDS);
+    }
+
+    /** Answers every fetch with a slice of {@code log} (whatever form was asked for), recording the form. */
+    private static ReplicaService sliceAnswers(Log log, List<RecordsForm> forms) {
+        return new ReplicaService() {
+            @Override
+            public CompletionStage<FetchResponse> fetch(FetchRequest request, RecordsForm form) {
+                forms.add(form);
+                return CompletableFuture.completedFuture(new FetchResponse(Errors.NONE, Map.of(REP0,
+                        new FetchResponse.PartitionData(Errors.NONE, log.logEndOffset(), log.logEndOffset(), 0,
+                                log.logEndOffset(), log.readFileRecords(0, Integer.MAX_VALUE, log.logEndOffset()),
+                                Optional.empty()))));
+            }
+
+            @Override
+            public CompletionStage<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
+                                                                               Acks acks, long timeoutMs) {
+                return CompletableFuture.failedFuture(new UnsupportedOperationException("fetch only"));
+            }
+        };
+    }
+
+    @Test
+    @DisplayName("NET-3 over TLS the fetch asks for records in the heap and the frame carries them copied, no file region; on plaintext the same answer goes as file regions")
+    void tlsFallsBackToACopy() throws Exception {
+        Log log = Log.open(certs.resolve("zero-copy-" + System.nanoTime()).resolve("rep-0"), REP0, LogConfig.defaults(),
+                0, 0, () -> 0L);
+        closeables.add(log::close);
+        for (int i = 0; i < 3; i++) {
+            log.appendAsLeader(MemoryRecords.withRecords(new SimpleRecord(1000L, null, ("v" + i).getBytes())), 0);
+        }
+        MemoryRecords expected = log.read(0, Integer.MAX_VALUE, log.logEndOffset()).records();
+
+        List<RecordsForm> tlsForms = new ArrayList<>();
+        ClientConnection c = connect(startServer("required", Map.of(), sliceAnswers(log, tlsForms)), broker2, true);
+        FetchResponse overTls = get(c, fetchAs(2));
+        assertThat(tlsForms).containsExactly(RecordsForm.HEAP);
+        assertThat(overTls.partitions().get(REP0).records().toMemoryRecords()).isEqualTo(expected);
+        assertThat(server.metrics().fileRegionsWritten()).isZero();
+
+        // Plaintext, on epoll (native sendfile of the DefaultFileRegion, where available) and on NIO (transferTo).
+        for (boolean epoll : new boolean[] {true, false}) {
+            List<RecordsForm> plainForms = new ArrayList<>();
+            NetworkConfig transport = NetworkConfig.builder().numNetworkThreads(1).numIoThreads(1).epollEnabled(epoll)
+                    .build();
+            NettyServer plain = NettyServer.builder().name("plain-server").bindAddress(new InetSocketAddress("127.0.0.1", 0))
+                    .config(transport).scheduler(scheduler)
+                    .apis(ReplicaApiHandlers.register(ServedApis.builder(), sliceAnswers(log, plainForms),
+                            MetadataView.of(List.of(), -1, List.of())).build())
+                    .build();
+            closeables.add(plain);
+            FetchResponse overPlain = get(connect(plain.start(), null, false), fetchAs(2));
+            assertThat(plain.isEpoll()).isEqualTo(epoll && io.netty.channel.epoll.Epoll.isAvailable());
+            assertThat(plainForms).containsExactly(RecordsForm.FILE);
+            assertThat(overPlain.partitions().get(REP0).records().toMemoryRecords()).isEqualTo(expected);
+            assertThat(plain.metrics().fileRegionsWritten()).as("the sendfile region and its guard").isEqualTo(2);
+        }
     }
 
     @Test

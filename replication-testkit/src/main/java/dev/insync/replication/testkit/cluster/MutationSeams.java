@@ -25,7 +25,7 @@ import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEndOffset;
-import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.Records;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -99,7 +99,7 @@ final class MutationSeams {
                 diverging = diverging.map(e -> e.endOffset() < 0 ? e : new EpochEndOffset(e.leaderEpoch(), e.endOffset() + 1));
             }
             long hw = d.highWatermark();
-            MemoryRecords records = d.records();
+            Records records = d.records();
             if (request.isFromFollower() && has(Mutation.FOLLOWER_HW_AT_LEADER_LEO) && d.error() == Errors.NONE
                     && d.logEndOffset() >= 0) {
                 hw = d.logEndOffset();

@@ -56,7 +56,7 @@ class MutationTest {
     }
 
     /** Seeds each mutation gets; the simulation must catch it in one of them. */
-    static final int SEEDS = 50;
+    static final int SEEDS = 100;
     /** Simulated seconds of faulty workload per seed. */
     static final long SECONDS = 12;
 
@@ -82,7 +82,7 @@ class MutationTest {
         assertThat(EXPECTED.keySet()).containsExactlyInAnyOrder(Mutation.values());
     }
 
-    @ParameterizedTest(name = "INV-1..INV-8 LDR-5 LOG-8 LIVENESS the randomized simulation alone catches {0} within seeds 1..50")
+    @ParameterizedTest(name = "INV-1..INV-8 LDR-5 LOG-8 LIVENESS the randomized simulation alone catches {0} within seeds 1..100")
     @EnumSource(Mutation.class)
     void randomSimulationCatchesMutation(Mutation mutation) {
         SimulationSettings settings = SimulationSettings.DEFAULT.withDurationMs(SECONDS * 1000).withMutation(mutation);

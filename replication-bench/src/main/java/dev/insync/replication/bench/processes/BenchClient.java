@@ -1,0 +1,27 @@
+package dev.insync.replication.bench.processes;
+
+/**
+ * A producer of one {@link ProcessBenchTarget}, as the {@link ProcessWorkload} drives it: records
+ * to a given partition, each acknowledged or failed through its {@link Completion}. Used from one
+ * sending thread at a time; completions may run on the client's own threads.
+ */
+public interface BenchClient extends AutoCloseable {
+
+    /** Called once per record: {@code error} is null when the record was acknowledged with the client's acks. */
+    @FunctionalInterface
+    interface Completion {
+        void completed(Throwable error);
+    }
+
+    /**
+     * Sends one record with a null key and {@code value} to {@code topic}'s {@code partition}. May
+     * block while the client's own buffer or window is full (that is the back-pressure the
+     * throughput measurement relies on), within a bound of the client's; an error it throws instead
+     * of reporting through {@code completion} counts as a failed record.
+     */
+    void send(String topic, int partition, byte[] value, Completion completion);
+
+    /** Closes within a few seconds, abandoning records not yet acknowledged. */
+    @Override
+    void close();
+}

@@ -1,0 +1,35 @@
+package dev.insync.replication.bench.processes;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the process bench runs beyond the bench's common options.
+ *
+ * @param targets          targets to measure, in this order each repeat; empty for every one on the class path
+ * @param serverClassPaths per target, a file holding its server processes' class path (for {@code kafka}: the
+ *                         output of the dependency plugin's {@code build-classpath}); a target may have a default
+ * @param startTimeout     bound for a cluster to start and serve clients
+ * @param failoverTimeout  bound for the first acknowledged write after a leader is killed
+ */
+public record ProcessBenchSettings(List<String> targets, Map<String, Path> serverClassPaths, Duration startTimeout,
+                                   Duration failoverTimeout) {
+
+    public ProcessBenchSettings {
+        targets = List.copyOf(targets);
+        serverClassPaths = Map.copyOf(serverClassPaths);
+    }
+
+    /** Every target found, default class paths, 3 minutes to start, 60 s to fail over. */
+    public static ProcessBenchSettings defaults() {
+        return new ProcessBenchSettings(List.of(), Map.of(), Duration.ofMinutes(3), Duration.ofSeconds(60));
+    }
+
+    /** The class path file given for {@code target}, if any. */
+    public Optional<Path> serverClassPath(String target) {
+        return Optional.ofNullable(serverClassPaths.get(target));
+    }
+}

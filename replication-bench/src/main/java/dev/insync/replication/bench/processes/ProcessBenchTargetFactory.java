@@ -1,0 +1,22 @@
+package dev.insync.replication.bench.processes;
+
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/**
+ * Starts a {@link ProcessBenchTarget}; found with {@link java.util.ServiceLoader} (register the
+ * implementation in {@code META-INF/services}). The Kafka target is compiled only by the
+ * {@code -Ppeers} build.
+ */
+public interface ProcessBenchTargetFactory {
+
+    /** The name {@code --targets} selects it by, also the metric prefix: {@code process.<name>.}. */
+    String name();
+
+    /**
+     * Starts a fresh cluster under {@code workDir} (a new, empty directory) and returns once it
+     * serves clients, within {@link ProcessBenchSettings#startTimeout()}. On failure nothing it
+     * started is left running.
+     */
+    ProcessBenchTarget start(Path workDir, ProcessBenchSettings settings, Consumer<String> progress) throws Exception;
+}

@@ -1,0 +1,81 @@
+package dev.insync.replication.bench.peers.kafka;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * The {@code server.properties} of the Kafka 4.4 processes the bench starts: KRaft with a static
+ * quorum of one controller ({@code controller.quorum.voters}), brokers listening on 127.0.0.1.
+ * Everything not set here is Kafka's default; {@link #NON_DEFAULTS} lists what the bench sets
+ * beyond addresses and directories, so the report can say it.
+ */
+final class KafkaServerConfig {
+
+    static final String CONTROLLER_LISTENER = "CONTROLLER";
+    static final String BROKER_LISTENER = "PLAINTEXT";
+
+    /** The settings that are not Kafka's defaults and not addresses, ids or directories. */
+    static final Map<String, String> NON_DEFAULTS = Map.of(
+            // The bench creates its topics with their RF and min.insync.replicas; a typo must not create another.
+            "auto.create.topics.enable", "false");
+
+    private KafkaServerConfig() {
+    }
+
+    /** The controller's properties: node {@code nodeId}, the only voter. */
+    static Map<String, String> controller(int nodeId, String voters, int port, Path logDir) {
+        Map<String, String> p = common("controller", nodeId, voters, logDir);
+        p.put("listeners", CONTROLLER_LISTENER + "://127.0.0.1:" + port);
+        return p;
+    }
+
+    /** A broker's properties. */
+    static Map<String, String> broker(int nodeId, String voters, int port, Path logDir) {
+        Map<String, String> p = common("broker", nodeId, voters, logDir);
+        String listener = BROKER_LISTENER + "://127.0.0.1:" + port;
+        p.put("listeners", listener);
+        p.put("advertised.listeners", listener);
+        p.put("inter.broker.listener.name", BROKER_LISTENER);
+        p.putAll(NON_DEFAULTS);
+        return p;
+    }
+
+    private static Map<String, String> common(String role, int nodeId, String voters, Path logDir) {
+        Map<String, String> p = new TreeMap<>();
+        p.put("process.roles", role);
+        p.put("node.id", Integer.toString(nodeId));
+        p.put("controller.quorum.voters", voters);
+        p.put("controller.listener.names", CONTROLLER_LISTENER);
+        p.put("listener.security.protocol.map", CONTROLLER_LISTENER + ":PLAINTEXT," + BROKER_LISTENER + ":PLAINTEXT");
+        p.put("log.dirs", logDir.toString());
+        return p;
+    }
+
+    /** Writes {@code properties} as a properties file. */
+    static void write(Map<String, String> properties, Path file) throws IOException {
+        Properties p = new Properties();
+        p.putAll(properties);
+        StringWriter w = new StringWriter();
+        p.store(w, "written by the Insync bench");
+        Files.writeString(file, w.toString(), StandardCharsets.ISO_8859_1);
+    }
+
+    /** A log4j 2 configuration: INFO to standard output, which the process group captures per process. */
+    static void writeLog4j(Path file) throws IOException {
+        Files.writeString(file, String.join("\n",
+                "status = warn",
+                "appender.out.type = Console",
+                "appender.out.name = STDOUT",
+                "appender.out.layout.type = PatternLayout",
+                "appender.out.layout.pattern = [%d] %p %m (%c)%n",
+                "rootLogger.level = info",
+                "rootLogger.appenderRef.out.ref = STDOUT",
+                "") + "\n");
+    }
+}

@@ -1,0 +1,54 @@
+package dev.insync.replication.netty.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.FileRegion;
+import io.netty.util.ReferenceCountUtil;
+
+import java.util.List;
+
+/**
+ * One encoded frame as the messages to write, in order: buffers, and for record bytes sent from
+ * segment files (NET-3) {@link FileRegion}s between them. Most frames are a single buffer. The
+ * writer owns the parts until they are written or {@link #release()}d.
+ *
+ * @param parts       {@link ByteBuf}s and {@link FileRegion}s, the size prefix in the first
+ * @param sizeInBytes the frame's bytes on the wire, its size prefix included
+ */
+public record OutboundFrame(List<Object> parts, long sizeInBytes) {
+
+    /** Immutable copy; the first part is a buffer (it holds the size prefix). */
+    public OutboundFrame {
+        parts = List.copyOf(parts);
+        if (parts.isEmpty() || !(parts.get(0) instanceof ByteBuf)) {
+            throw new IllegalArgumentException("A frame starts with a buffer holding its size prefix");
+        }
+        for (Object p : parts) {
+            if (!(p instanceof ByteBuf) && !(p instanceof FileRegion)) {
+                throw new IllegalArgumentException("A frame part is a ByteBuf or a FileRegion, not " + p.getClass());
+            }
+        }
+    }
+
+    /** A frame that is one buffer. */
+    public static OutboundFrame of(ByteBuf frame) {
+        return new OutboundFrame(List.of(frame), frame.readableBytes());
+    }
+
+    /** How many parts are sent from files. */
+    public int fileRegionCount() {
+        int n = 0;
+        for (Object p : parts) {
+            if (p instanceof FileRegion) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Frees every part (a frame that will not be written). */
+    public void release() {
+        for (Object p : parts) {
+            ReferenceCountUtil.safeRelease(p);
+        }
+    }
+}

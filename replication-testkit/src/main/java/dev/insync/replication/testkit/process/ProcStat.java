@@ -1,0 +1,57 @@
+package dev.insync.replication.testkit.process;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * What {@code /proc/<pid>/stat} says about a process: its scheduler state and the CPU time it has
+ * used (user plus system), as proc(5) defines the fields.
+ *
+ * @param pid         the process
+ * @param state       field 3: {@code R} running, {@code S} sleeping, {@code T} stopped by a signal, {@code Z} zombie, ...
+ * @param userTicks   field 14, {@code utime}, in clock ticks
+ * @param systemTicks field 15, {@code stime}, in clock ticks
+ */
+record ProcStat(long pid, char state, long userTicks, long systemTicks) {
+
+    /**
+     * Clock ticks per second of {@code utime}/{@code stime}: the kernel reports them in USER_HZ,
+     * which is 100 on every Linux architecture the JDK runs on ({@code getconf CLK_TCK}).
+     */
+    static final int TICKS_PER_SECOND = 100;
+
+    /** Reads the process's stat line; an {@link IOException} if there is no such process (or no /proc). */
+    static ProcStat read(long pid) throws IOException {
+        Path file = Path.of("/proc", Long.toString(pid), "stat");
+        return parse(pid, Files.readString(file, StandardCharsets.ISO_8859_1));
+    }
+
+    /**
+     * Parses a stat line. Field 2 is the command name in parentheses and may itself contain spaces
+     * and parentheses, so the fields after it are counted from the last {@code ')'}.
+     */
+    static ProcStat parse(long pid, String line) {
+        int close = line.lastIndexOf(')');
+        if (close < 0) {
+            throw new IllegalArgumentException("/proc/" + pid + "/stat has no command name: " + line);
+        }
+        String[] rest = line.substring(close + 1).trim().split(" +");
+        // rest[0] is field 3 (state), so field n is rest[n - 3].
+        if (rest.length < 13 || rest[0].length() != 1) {
+            throw new IllegalArgumentException("/proc/" + pid + "/stat has too few fields: " + line);
+        }
+        return new ProcStat(pid, rest[0].charAt(0), Long.parseLong(rest[11]), Long.parseLong(rest[12]));
+    }
+
+    /** User plus system CPU time, in seconds. */
+    double cpuSeconds() {
+        return (userTicks + systemTicks) / (double) TICKS_PER_SECOND;
+    }
+
+    /** Stopped by SIGSTOP (or a tracer). */
+    boolean stopped() {
+        return state == 'T' || state == 't';
+    }
+}
