@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 /**
- * {@code insync scenario isr-hw|min-isr|truncation|all}: runs the seed's experiments (SPEC §10 SCN-1,
+ * {@code insync scenario isr-hw|min-isr|truncation|all}: runs the seed's experiments (contract §10 SCN-1,
  * SCN-2, SCN-3) on the simulated in-process cluster and prints what the seed prints.
  *
  * <p>Output: each scenario's trace (describe lines, HWs, the brokers' log lines rebuilt from their state,

@@ -29,7 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * {@code insync simulate --seeds A-B}: the randomized simulation of SPEC §11, one seeded run per
+ * {@code insync simulate --seeds A-B}: the randomized simulation of contract §11, one seeded run per
  * seed (see {@link Simulation} for the workload and the fault model), each checked against every
  * invariant. Prints one line per seed ({@code seed, events, acked, violations}) and a summary
  * ({@code seeds, violations, acked, lost-acks1, simulated-seconds, wall-seconds}, then the

@@ -1,5 +1,5 @@
 /**
- * The controller (SPEC ISR-6..8, LDR-4/5, CTL-1..6) as a state machine over a metadata log, after
+ * The controller (contract ISR-6..8, LDR-4/5, CTL-1..6) as a state machine over a metadata log, after
  * Kafka's KRaft {@code QuorumController}: {@link dev.insync.replication.controller.QuorumController}
  * drives one controller node over a {@link dev.insync.replication.controller.log.MetadataLog};
  * {@link dev.insync.replication.controller.BrokerHeartbeatManager} keeps liveness in memory (CTL-3).

@@ -1,7 +1,7 @@
 package dev.insync.replication.log;
 
 /**
- * Error codes on the wire, with Kafka's names, codes and default messages (SPEC §9). Inside the
+ * Error codes on the wire, with Kafka's names, codes and default messages (contract §9). Inside the
  * library errors travel as {@link ApiException}; at a boundary (a response, a produce result) they
  * are one of these values.
  */

@@ -1,7 +1,7 @@
 package dev.insync.replication.log;
 
 /**
- * Per-log settings, with Kafka's property names and defaults (SPEC table).
+ * Per-log settings, with Kafka's property names and defaults (the contract's defaults table).
  *
  * @param segmentBytes       {@code segment.bytes}: a segment rolls before a batch would push it past this
  * @param segmentIndexBytes  {@code segment.index.bytes}: preallocated size of each index file

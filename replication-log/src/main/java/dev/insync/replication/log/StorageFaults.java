@@ -6,7 +6,7 @@ import java.io.IOException;
  * A fault-injection hook of one log directory: every write, flush and directory fsync of the
  * directory's files (segments, indexes, leader-epoch and directory checkpoints, the clean-shutdown
  * marker) is announced here just before it runs, and throwing fails it exactly as the disk failing
- * would. A failure then takes the whole log directory offline (SPEC §9): every log in it answers
+ * would. A failure then takes the whole log directory offline (contract §9): every log in it answers
  * {@link Errors#KAFKA_STORAGE_ERROR} from then on, nothing half-written is served, and the next
  * open recovers the files (LOG-7).
  *

@@ -13,7 +13,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * Immutable broker-wide replication settings, with Kafka's property names and defaults (SPEC
+ * Immutable broker-wide replication settings, with Kafka's property names and defaults (the contract's
  * table). Build one from a map of Kafka properties ({@link #fromProperties(Map)}; values may be
  * strings, numbers or booleans) or with a {@link #builder()}. Every value is validated on
  * construction; a bad one fails with an {@link IllegalArgumentException} that names the property.

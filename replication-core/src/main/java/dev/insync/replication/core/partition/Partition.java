@@ -343,7 +343,7 @@ public final class Partition {
      * Reads one partition of a fetch on the leader (Kafka's {@code fetchRecords}); {@code ReplicaManager.fetch}
      * calls it for every partition of a request and parks the request when nothing is to be sent yet (FET-5).
      * <ol>
-     *   <li>FET-2 fencing in the SPEC's order, with no state change;</li>
+     *   <li>FET-2 fencing in the contract's order, with no state change;</li>
      *   <li>FET-3: OFFSET_OUT_OF_RANGE for a fetch offset below the log start, whatever its lastFetchedEpoch;
      *       then divergence: a divergingEpoch answer with no records and no follower-state update;
      *       OFFSET_OUT_OF_RANGE when the end of lastFetchedEpoch is undefined or the fetch offset is above the
@@ -460,7 +460,7 @@ public final class Partition {
                 divergingEpoch);
     }
 
-    /** FET-2, in the SPEC's order; NONE when the fetch may be served. Called under the read lock. */
+    /** FET-2, in the contract's order; NONE when the fetch may be served. Called under the read lock. */
     private Errors fencingError(FetchRequest request, FetchRequest.PartitionData data) {
         if (data.currentLeaderEpoch().isPresent()) {
             int requestEpoch = data.currentLeaderEpoch().getAsInt();

@@ -1,5 +1,5 @@
 /**
- * Delayed operations and the purgatory that parks them (SPEC PRO-4, and the waiting part of
+ * Delayed operations and the purgatory that parks them (contract PRO-4, and the waiting part of
  * FET-5): a {@link dev.insync.replication.core.purgatory.DelayedOperationPurgatory} completes
  * operations when someone checks their keys, and a hierarchical timing wheel
  * ({@link dev.insync.replication.core.purgatory.TimingWheelTimer}) expires the rest in O(1) per

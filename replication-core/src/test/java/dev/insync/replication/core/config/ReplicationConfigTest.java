@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ReplicationConfigTest {
 
     @Test
-    @DisplayName("Defaults are Kafka's (SPEC table)")
+    @DisplayName("Defaults are Kafka's (the contract's defaults table)")
     void defaultsAreKafkas() {
         ReplicationConfig c = ReplicationConfig.defaults();
         assertThat(c.replicaLagTimeMaxMs()).isEqualTo(30000);

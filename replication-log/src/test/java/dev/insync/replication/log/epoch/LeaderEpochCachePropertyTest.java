@@ -20,7 +20,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 
 /**
  * LOG-8 / INV-8: random assign and truncate sequences against a brute-force model written from
- * the SPEC text (filters over the whole list, not the cache's tail walk).
+ * the contract's text (filters over the whole list, not the cache's tail walk).
  */
 class LeaderEpochCachePropertyTest {
 

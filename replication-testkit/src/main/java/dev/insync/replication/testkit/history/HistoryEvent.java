@@ -9,7 +9,7 @@ import java.util.Map;
  * One line of a simulation history ({@code <seed>.jsonl}, format in {@code docs/testkit-simulation.md}):
  * the run's settings and configuration, what clients invoked and observed, every fault as injected,
  * the brokers' and the controller's sampled state, the end of the faults, and each broker's final
- * log. The file is self-contained: {@link InvariantChecker} decides every invariant of SPEC §11
+ * log. The file is self-contained: {@link InvariantChecker} decides every invariant of contract §11
  * from these lines alone.
  */
 public sealed interface HistoryEvent {

@@ -25,7 +25,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Decides SPEC §11's invariants from a {@link History} alone: what clients were given, the faults,
+ * Decides contract §11's invariants from a {@link History} alone: what clients were given, the faults,
  * the configuration, the brokers' and the controller's sampled state and the final logs are all in
  * the file, so an independent checker reading the same JSON lines reaches the same verdict. Nothing
  * here looks at a live cluster.

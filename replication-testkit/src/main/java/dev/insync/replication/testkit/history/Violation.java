@@ -3,7 +3,7 @@ package dev.insync.replication.testkit.history;
 /**
  * One broken invariant.
  *
- * @param invariant  the SPEC id, e.g. {@code INV-1}
+ * @param invariant  the contract's rule id, e.g. {@code INV-1}
  * @param t          virtual time it was observed (or -1 for the final state)
  * @param detail     what was expected and what was seen
  */

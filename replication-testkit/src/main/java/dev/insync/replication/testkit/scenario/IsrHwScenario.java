@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 /**
  * SCN-1, the seed's example 1-2: a paused follower, the ISR, the HW and acks=all.
  *
- * <p>Steps (SPEC §10): {@code replica.lag.time.max.ms} = lag (default 5000), {@code
+ * <p>Steps (contract §10): {@code replica.lag.time.max.ms} = lag (default 5000), {@code
  * broker.session.timeout.ms} = 30000 (raised when a large lag makes the pauses longer, so that the
  * controller never fences the paused broker: only the leader's shrink is shown). Ten acks=all records
  * (HW 10). Pause broker 3 and write nothing for 12 s (2.4 × lag when that is longer): the ISR stays

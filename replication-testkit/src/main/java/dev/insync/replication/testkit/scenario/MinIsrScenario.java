@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 /**
  * SCN-2, the seed's example 2: {@code min.insync.replicas=3} with one broker shut down.
  *
- * <p>Steps (SPEC §10): topic {@code strict}, replicas 1,2,3, min.insync.replicas=3, a producer with no
+ * <p>Steps (contract §10): topic {@code strict}, replicas 1,2,3, min.insync.replicas=3, a producer with no
  * retries. acks=all gets offset 0, acks=1 offset 1. Controlled shutdown of broker 3: ISR {@code 1,2},
  * ELR {@code 3}; acks=all fails with {@code NOT_ENOUGH_REPLICAS} and writes nothing; acks=1 gets
  * offset 2. min.insync.replicas=2 at run time: acks=all gets 3, acks=1 gets 4. The leader's log is

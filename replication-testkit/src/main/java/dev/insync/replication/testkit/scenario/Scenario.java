@@ -5,14 +5,14 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * One of the seed's experiments (SPEC §10), runnable on the simulated cluster.
+ * One of the seed's experiments (contract §10), runnable on the simulated cluster.
  */
 public sealed interface Scenario permits IsrHwScenario, MinIsrScenario, TruncationScenario {
 
     /** The name the CLI knows it by: {@code isr-hw}, {@code min-isr} or {@code truncation}. */
     String name();
 
-    /** The SPEC rule it reproduces: {@code SCN-1}, {@code SCN-2} or {@code SCN-3}. */
+    /** The contract rule it reproduces: {@code SCN-1}, {@code SCN-2} or {@code SCN-3}. */
     String ruleId();
 
     /** {@code replica.lag.time.max.ms} used when the settings give none. */

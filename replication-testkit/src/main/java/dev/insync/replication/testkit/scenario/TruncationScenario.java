@@ -25,7 +25,7 @@ import java.util.stream.IntStream;
  * SCN-3, the seed's example 3: acks=1 records only the leader had vanish when a new leader takes over,
  * and the old leader truncates them away by leader epoch.
  *
- * <p>Steps (SPEC §10): topic {@code div}, {@code replica.lag.time.max.ms} = lag (default 10000, so the
+ * <p>Steps (contract §10): topic {@code div}, {@code replica.lag.time.max.ms} = lag (default 10000, so the
  * leader does not drop its paused followers before it dies), {@code broker.session.timeout.ms} Kafka's
  * 9000. ok-1..ok-10 with acks=all; every {@code leader-epoch-checkpoint} is {@code 0 1 0 0}. Pause
  * brokers 2 and 3, wait 1 s (longer than {@code replica.fetch.wait.max.ms}, so their parked fetches were

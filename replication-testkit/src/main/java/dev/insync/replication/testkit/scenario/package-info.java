@@ -1,5 +1,5 @@
 /**
- * The seed's three experiments (SPEC §10 SCN-1, SCN-2, SCN-3) as reusable code: each
+ * The seed's three experiments (contract §10 SCN-1, SCN-2, SCN-3) as reusable code: each
  * {@link dev.insync.replication.testkit.scenario.Scenario} builds an
  * {@link dev.insync.replication.testkit.cluster.InMemoryCluster}, drives it through the seed's steps in
  * virtual time, prints the lines the seed prints (describe lines, HWs, the brokers' log lines,

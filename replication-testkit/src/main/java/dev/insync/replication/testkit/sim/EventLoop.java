@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  * The deterministic simulator: one event queue ordered by (virtual time, sequence number), one
  * seeded random source, no threads and no sleeps. Virtual time jumps to the next event. Every
  * event is tagged with a {@link NodeId} and the incarnation that submitted it, which gives the
- * process faults of the seed's experiments (SPEC §10):
+ * process faults of the seed's experiments (contract §10):
  * <ul>
  *   <li>{@link #pause}: events of the node are held (not run) when their time comes; time moves on
  *       for the others, and messages to it queue;</li>

@@ -34,7 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
- * The randomized simulation of SPEC §11: one seed, one {@link InMemoryCluster} of N brokers with a
+ * The randomized simulation of contract §11: one seed, one {@link InMemoryCluster} of N brokers with a
  * topic of 1 to 3 partitions replicated on all of them, a random workload interleaved with random
  * faults, then a heal-and-quiesce phase, and the {@link InvariantChecker} over the recorded history
  * (which holds everything the checker needs: see {@code docs/testkit-simulation.md}).

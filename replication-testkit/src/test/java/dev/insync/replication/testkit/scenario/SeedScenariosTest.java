@@ -18,7 +18,7 @@ import java.util.stream.IntStream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The seed's three experiments, every number of SPEC §10 checked on the returned data and the trace. */
+/** The seed's three experiments, every number of contract §10 checked on the returned data and the trace. */
 class SeedScenariosTest {
 
     @Test
@@ -209,7 +209,7 @@ class SeedScenariosTest {
     }
 
     @Test
-    @DisplayName("Scenario names and settings: the three in SPEC order, bad lag refused")
+    @DisplayName("Scenario names and settings: the three in the contract's order, bad lag refused")
     void registry() {
         assertThat(Scenario.all()).extracting(Scenario::name).containsExactly("isr-hw", "min-isr", "truncation");
         assertThat(Scenario.all()).extracting(Scenario::ruleId).containsExactly("SCN-1", "SCN-2", "SCN-3");

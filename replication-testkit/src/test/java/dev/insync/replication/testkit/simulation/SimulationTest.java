@@ -18,7 +18,7 @@ import java.util.stream.LongStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * SPEC §11 over a fixed batch of seeds: every seed's history satisfies every invariant, a seed
+ * contract §11 over a fixed batch of seeds: every seed's history satisfies every invariant, a seed
  * replays event for event, and the faults the seeds inject cover every kind. The deliberately
  * broken libraries are in {@link MutationTest}; seed independence in {@link SeedStreamsTest}.
  */
