@@ -130,6 +130,9 @@ public final class InsyncServer implements AutoCloseable {
         try {
             assemble();
         } catch (RuntimeException e) {
+            synchronized (lock) {
+                stopping = true;
+            }
             stopEverything(Mode.CLOSE);
             ready.completeExceptionally(e);
             stopped.complete(null);
