@@ -5,7 +5,6 @@ import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.TopicPartition;
-import dev.insync.replication.netty.client.RequestFailedException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -17,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -89,8 +87,9 @@ class InsyncServerTest {
     }
 
     @Test
-    @DisplayName("Before the broker serves (no controller answers), its listener answers Produce as a whole with"
-            + " UNKNOWN_SERVER_ERROR, appends nothing, keeps the connection, and Metadata shows an empty cluster")
+    @DisplayName("Before the broker serves (no controller answers), its listener answers every partition of Produce"
+            + " and Fetch NOT_LEADER_OR_FOLLOWER (FOL-6, PRO-2), appends nothing, keeps the connection, and Metadata shows"
+            + " an empty cluster")
     void notServingBeforeTheInitialLoad() throws Exception {
         int port = ClusterLayout.freePort();
         Map<String, String> p = new HashMap<>();
@@ -102,12 +101,12 @@ class InsyncServerTest {
         InsyncServer s = start(p);
         assertThat(s.ready()).isNotDone();
         for (int i = 0; i < 2; i++) {
-            assertThatThrownBy(() -> client.produce(at(port), TP, 1, List.of("early")))
-                    .isInstanceOf(ExecutionException.class)
-                    .cause().isInstanceOf(RequestFailedException.class)
-                    .satisfies(e -> assertThat(((RequestFailedException) e).errorCode())
-                            .isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code()));
+            assertThat(client.produce(at(port), TP, 1, List.of("early")).error()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+            assertThatThrownBy(() -> client.consumeAll(at(port), TP))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("NOT_LEADER_OR_FOLLOWER");
         }
+        assertThat(s.broker().orElseThrow().log(TP)).isEmpty(); // nothing appended, no log made
+        assertThat(s.serverMetrics().handlerFailures()).isZero();
         // Metadata answers from the broker's view, empty before the initial load, on the same connection.
         var metadata = client.metadata(at(port));
         assertThat(metadata.brokers()).isEmpty();
