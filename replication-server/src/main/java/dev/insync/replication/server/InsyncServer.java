@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,6 +26,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -86,7 +86,9 @@ public final class InsyncServer implements AutoCloseable {
     private volatile NettyServer server;
     private volatile Listener boundListener;
     private volatile NettyReplicaTransport transport;
-    private final List<NettyControllerApi> controllerApis = new ArrayList<>();
+    private final List<NettyControllerApi> controllerApis = new CopyOnWriteArrayList<>();
+    /** Assembling and stopping exclude each other: a SIGTERM during start stops what start built, all of it. */
+    private final Object assembly = new Object();
     private volatile InsyncBroker broker;
 
     private InsyncServer(Builder b) {
@@ -128,7 +130,9 @@ public final class InsyncServer implements AutoCloseable {
             started = true;
         }
         try {
-            assemble();
+            synchronized (assembly) {
+                assemble();
+            }
         } catch (RuntimeException e) {
             synchronized (lock) {
                 stopping = true;
@@ -268,6 +272,12 @@ public final class InsyncServer implements AutoCloseable {
     }
 
     private boolean stopEverything(Mode mode) {
+        synchronized (assembly) {
+            return stopAssembled(mode);
+        }
+    }
+
+    private boolean stopAssembled(Mode mode) {
         boolean clean = true;
         InsyncBroker b = broker;
         if (b != null) {

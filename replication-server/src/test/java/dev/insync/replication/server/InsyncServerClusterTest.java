@@ -73,6 +73,7 @@ class InsyncServerClusterTest {
             assertThat(s.readinessLine()).startsWith("insync: ready node.id=" + s.nodeId() + " roles=");
         }
         client = new ServerTestClient();
+        ServerTestClient.awaitUnfenced(servers.get(1), layout.brokerIds(), WAIT_MS);
         client.createTopic(layout.controllerListeners(), CreateTopicRequest.withAssignment(TP.topic(),
                 List.of(List.of(1, 2, 3)), Map.of("min.insync.replicas", "2")));
         int leader = awaitLeader(layout, 2, Set.of(1, 2, 3));

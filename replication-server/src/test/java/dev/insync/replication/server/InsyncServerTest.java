@@ -68,6 +68,7 @@ class InsyncServerTest {
         InsyncServer s = start(p);
         s.ready().get(WAIT_MS, TimeUnit.MILLISECONDS);
         assertThat(s.readinessLine()).isEqualTo("insync: ready node.id=1 roles=broker,controller listeners=PLAINTEXT://127.0.0.1:" + port);
+        ServerTestClient.awaitUnfenced(s, List.of(1), WAIT_MS);
         client.createTopic(Map.of(1, at(port)), CreateTopicRequest.withAssignment(TP.topic(), List.of(List.of(1)), Map.of()));
         ServerTestClient.await("broker 1 leads " + TP, WAIT_MS, () -> s.broker().orElseThrow().replicaManager().partition(TP)
                 .map(x -> x.isLeader()).orElse(false));
@@ -140,6 +141,7 @@ class InsyncServerTest {
         for (InsyncServer b : brokers) {
             b.ready().get(WAIT_MS, TimeUnit.MILLISECONDS); // registered through the override
         }
+        ServerTestClient.awaitUnfenced(brokers.get(0), layout.brokerIds(), WAIT_MS);
         client.createTopic(layout.controllerListeners(), CreateTopicRequest.withAssignment(TP.topic(),
                 List.of(List.of(1, 2)), Map.of("min.insync.replicas", "2")));
         ServerTestClient.await("broker 1 leads " + TP, WAIT_MS, () -> brokers.get(0).broker().orElseThrow()

@@ -144,6 +144,17 @@ public final class ServerTestClient implements AutoCloseable {
         return stage.toCompletableFuture().get(CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Waits until {@code observer}'s broker has applied a metadata image in which every broker of
+     * {@code brokerIds} is registered and unfenced (ready means the unfencing heartbeat was sent, not
+     * that the controller committed it), so that a topic created next has every replica active.
+     */
+    public static void awaitUnfenced(InsyncServer observer, java.util.Collection<Integer> brokerIds, long timeoutMs) {
+        await("brokers " + brokerIds + " unfenced in broker " + observer.nodeId() + "'s metadata", timeoutMs, () ->
+                brokerIds.stream().allMatch(id -> observer.broker().orElseThrow().metadataView().broker(id)
+                        .map(b -> !b.fenced()).orElse(false)));
+    }
+
     /** Waits until {@code condition} holds, at most {@code timeoutMs}, checking every 20 ms. */
     public static void await(String what, long timeoutMs, BooleanSupplier condition) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
