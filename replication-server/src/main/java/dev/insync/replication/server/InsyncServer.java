@@ -3,6 +3,7 @@ package dev.insync.replication.server;
 import dev.insync.replication.broker.BrokerConfig;
 import dev.insync.replication.broker.InsyncBroker;
 import dev.insync.replication.controller.ratis.RatisControllerNode;
+import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.core.time.ThreadScheduler;
 import dev.insync.replication.core.time.Time;
 import dev.insync.replication.log.FileSync;
@@ -67,6 +68,8 @@ public final class InsyncServer implements AutoCloseable {
 
     /** Event loop threads of the process's client side (fetchers and controller connections). */
     static final int CLIENT_THREADS = 2;
+    /** How often readiness checks whether the broker is unfenced yet. */
+    static final long UNFENCED_CHECK_INTERVAL_MS = 20L;
     /** Bound of each wait while stopping. */
     static final long CLOSE_TIMEOUT_MS = 10_000L;
 
@@ -115,8 +118,8 @@ public final class InsyncServer implements AutoCloseable {
      * the listener, then the broker.
      *
      * @return completes when the process is ready: the listener is bound and, with the broker role,
-     *         the broker serves (registered, initial metadata load applied); exceptionally if the
-     *         broker stops or fails first
+     *         the broker serves (registered, initial metadata load applied) and its applied metadata
+     *         shows it unfenced; exceptionally if the broker stops or fails first
      * @throws IllegalStateException if started before
      * @throws UncheckedIOException  if the controller's metadata log cannot start
      * @throws RuntimeException      if the listener cannot bind or a log directory does not open;
@@ -194,12 +197,39 @@ public final class InsyncServer implements AutoCloseable {
         b.stopped().whenComplete((v, e) -> onBrokerStopped(b));
         b.start().whenComplete((v, e) -> {
             if (e == null) {
-                LOG.info("Node {} ready: roles {}, listener {}", id, config.rolesString(), boundListener);
-                ready.complete(null);
+                awaitUnfenced(b);
             } else {
                 ready.completeExceptionally(e);
             }
         });
+    }
+
+    /**
+     * LDR-4: the broker serves once its initial load is applied and then asks to be unfenced; the
+     * process is ready when its own applied metadata shows it unfenced, so that a harness that waits
+     * for every readiness line finds every broker active (a topic created then has every replica
+     * eligible). Checked every {@value #UNFENCED_CHECK_INTERVAL_MS} ms until then or until it stops.
+     */
+    private void awaitUnfenced(InsyncBroker b) {
+        int id = config.nodeId();
+        Scheduler.Cancellable[] task = new Scheduler.Cancellable[1];
+        Runnable check = () -> {
+            boolean unfenced = b.metadataView().broker(id).map(r -> !r.fenced()).orElse(false);
+            if (unfenced || ready.isDone()) {
+                if (unfenced && ready.complete(null)) {
+                    LOG.info("Node {} ready: roles {}, listener {}", id, config.rolesString(), boundListener);
+                }
+                synchronized (task) {
+                    if (task[0] != null) {
+                        task[0].cancel();
+                    }
+                }
+            }
+        };
+        synchronized (task) {
+            task[0] = networkScheduler.schedulePeriodically(networkScheduler.newSerialExecutor("node-" + id + "-ready"),
+                    check, 0, UNFENCED_CHECK_INTERVAL_MS);
+        }
     }
 
     /** A fresh resolution on every connection attempt (a name may move). */

@@ -71,6 +71,8 @@ class InsyncServerClusterTest {
         for (InsyncServer s : servers.values()) {
             s.ready().get(WAIT_MS, TimeUnit.MILLISECONDS);
             assertThat(s.readinessLine()).startsWith("insync: ready node.id=" + s.nodeId() + " roles=");
+            // LDR-4: ready means unfenced in the metadata the broker itself has applied.
+            s.broker().ifPresent(b -> assertThat(b.metadataView().broker(s.nodeId()).orElseThrow().fenced()).isFalse());
         }
         client = new ServerTestClient();
         ServerTestClient.awaitUnfenced(servers.get(1), layout.brokerIds(), WAIT_MS);
