@@ -729,6 +729,14 @@ public final class InsyncClient implements AutoCloseable {
         return f;
     }
 
+    /** For tests: produce requests unanswered by {@code brokerId}, and batches waiting to be sent. */
+    CompletableFuture<int[]> producesInFlightAndBatchesWaiting(int brokerId) {
+        CompletableFuture<int[]> f = new CompletableFuture<>();
+        onSender(() -> f.complete(new int[] {inFlightByBroker.getOrDefault(brokerId, 0), accumulator.batchCount()}),
+                () -> f.complete(new int[] {0, 0}));
+        return f;
+    }
+
     /** The leader epoch the client knows for {@code tp}, if any (for tests). */
     CompletableFuture<OptionalInt> knownLeaderEpoch(TopicPartition tp) {
         CompletableFuture<OptionalInt> f = new CompletableFuture<>();
