@@ -33,6 +33,7 @@ import java.util.Properties;
                 ScenarioCommand.class,
                 SimulateCommand.class,
                 DumpLogCommand.class,
+                BrokerCommand.class,
                 TopicsCommand.class,
                 ProduceCommand.class,
                 ConsumeCommand.class,
