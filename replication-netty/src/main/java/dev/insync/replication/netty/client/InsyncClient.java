@@ -473,26 +473,34 @@ public final class InsyncClient implements AutoCloseable {
      */
     public CompletableFuture<MetadataResponse> metadata() {
         CompletableFuture<MetadataResponse> out = new CompletableFuture<>();
-        onSender(() -> {
-            List<ClientConnection> nodes = metadataNodes();
-            if (nodes.isEmpty()) {
-                out.completeExceptionally(new DisconnectedException("No broker known: set bootstrap.servers"));
-                return;
-            }
-            ClientConnection node = nodes.get(Math.floorMod(metadataNode, nodes.size()));
-            node.send(Apis.METADATA, Apis.METADATA.maxVersion(), MetadataRequest.allTopics()).whenComplete((r, e) ->
-                    onSender(() -> {
-                        if (e != null) {
-                            metadataNode++;
-                            out.completeExceptionally(ProduceRetryPolicy.unwrap(e));
-                        } else {
-                            applyMetadata(r);
-                            out.complete(r);
-                            runSender();
-                        }
-                    }, () -> out.completeExceptionally(new DisconnectedException("the client is closed"))));
-        }, () -> out.completeExceptionally(new DisconnectedException("the client is closed")));
+        onSender(() -> askForMetadata(out, 0, null),
+                () -> out.completeExceptionally(new DisconnectedException("the client is closed")));
         return out;
+    }
+
+    /** One node after the other (known brokers, then bootstrap.servers) until one answers or all failed. */
+    private void askForMetadata(CompletableFuture<MetadataResponse> out, int tried, Throwable lastError) {
+        List<ClientConnection> nodes = metadataNodes();
+        if (nodes.isEmpty()) {
+            out.completeExceptionally(new DisconnectedException("No broker known: set bootstrap.servers"));
+            return;
+        }
+        if (tried >= nodes.size()) {
+            out.completeExceptionally(lastError);
+            return;
+        }
+        ClientConnection node = nodes.get(Math.floorMod(metadataNode, nodes.size()));
+        node.send(Apis.METADATA, Apis.METADATA.maxVersion(), MetadataRequest.allTopics()).whenComplete((r, e) ->
+                onSender(() -> {
+                    if (e != null) {
+                        metadataNode++;
+                        askForMetadata(out, tried + 1, ProduceRetryPolicy.unwrap(e));
+                    } else {
+                        applyMetadata(r);
+                        out.complete(r);
+                        runSender();
+                    }
+                }, () -> out.completeExceptionally(new DisconnectedException("the client is closed"))));
     }
 
     /**
