@@ -105,6 +105,7 @@ public final class InsyncClient implements AutoCloseable {
     private final List<ClientConnection> bootstrapConnections = new ArrayList<>();
     private final Map<Integer, Integer> inFlightByBroker = new HashMap<>();
     private final Set<CompletableFuture<RecordMetadata>> unfinished = new HashSet<>();
+    private final Set<Batch> inFlightBatches = new HashSet<>();
     private final List<CompletableFuture<Void>> metadataWaiters = new ArrayList<>();
     private final ControllerAdmin admin;
     private int metadataNode;
@@ -242,32 +243,57 @@ public final class InsyncClient implements AutoCloseable {
             failBatch(b, Errors.REQUEST_TIMED_OUT, Written.NO, "not sent within delivery.timeout.ms ("
                     + config.deliveryTimeoutMs() + " ms) after " + b.attempts + " attempts");
         }
+        long cutOffMs = now - config.deliveryTimeoutMs();
+        for (java.util.Iterator<Batch> it = inFlightBatches.iterator(); it.hasNext(); ) {
+            Batch b = it.next();
+            if (b.createdMs <= cutOffMs) {
+                // PRO-5: the outcome comes within delivery.timeout.ms even if the answer does not.
+                it.remove();
+                b.done = true;
+                failBatch(b, Errors.REQUEST_TIMED_OUT, Written.UNKNOWN, "in flight at delivery.timeout.ms ("
+                        + config.deliveryTimeoutMs() + " ms)");
+            }
+        }
         for (TopicPartition tp : accumulator.readyPartitions(now)) {
-            if (leaderOf(tp) < 0) {
-                wantTopic(tp.topic());
-            }
-        }
-        Map<Integer, Integer> takenThisRound = new HashMap<>();
-        List<Batch> drained = accumulator.drainReady(now, tp -> {
             int leader = leaderOf(tp);
-            if (leader < 0 || !brokerAddresses.containsKey(leader)) {
-                return false;
+            if (leader < 0) {
+                wantTopic(tp.topic());
+            } else if (!brokerAddresses.containsKey(leader)) {
+                requestMetadata();
             }
-            if (takenThisRound.containsKey(leader)) {
-                return true;
-            }
-            if (inFlightByBroker.getOrDefault(leader, 0) >= config.maxInFlightPerConnection()) {
-                return false;
-            }
-            takenThisRound.put(leader, 1);
-            return true;
-        });
-        Map<Integer, List<Batch>> byLeader = new LinkedHashMap<>();
-        for (Batch b : drained) {
-            byLeader.computeIfAbsent(leaderOf(b.topicPartition), k -> new ArrayList<>()).add(b);
         }
-        byLeader.forEach(this::sendProduce);
-        scheduleWake(accumulator.nextDeadlineMs(now, config.deliveryTimeoutMs()));
+        // Each pass sends at most one request per leader (one batch per partition); passes repeat while
+        // batches are ready and leaders have room in flight.
+        while (true) {
+            Set<Integer> takenThisPass = new HashSet<>();
+            List<Batch> drained = accumulator.drainReady(now, tp -> {
+                int leader = leaderOf(tp);
+                if (leader < 0 || !brokerAddresses.containsKey(leader)) {
+                    return false;
+                }
+                if (takenThisPass.contains(leader)) {
+                    return true;
+                }
+                if (inFlightByBroker.getOrDefault(leader, 0) >= config.maxInFlightPerConnection()) {
+                    return false;
+                }
+                takenThisPass.add(leader);
+                return true;
+            });
+            if (drained.isEmpty()) {
+                break;
+            }
+            Map<Integer, List<Batch>> byLeader = new LinkedHashMap<>();
+            for (Batch b : drained) {
+                byLeader.computeIfAbsent(leaderOf(b.topicPartition), k -> new ArrayList<>()).add(b);
+            }
+            byLeader.forEach(this::sendProduce);
+        }
+        long next = accumulator.nextDeadlineMs(now, config.deliveryTimeoutMs());
+        for (Batch b : inFlightBatches) {
+            next = Math.min(next, b.createdMs + config.deliveryTimeoutMs());
+        }
+        scheduleWake(next);
     }
 
     private void scheduleWake(long atMs) {
@@ -290,6 +316,7 @@ public final class InsyncClient implements AutoCloseable {
         for (Batch b : batches) {
             b.attempts++;
             records.put(b.topicPartition, b.records());
+            inFlightBatches.add(b);
         }
         ProduceRequest request = new ProduceRequest(config.acks(), (int) config.requestTimeoutMs(), records);
         inFlightByBroker.merge(leader, 1, Integer::sum);
@@ -299,8 +326,10 @@ public final class InsyncClient implements AutoCloseable {
                                 "the client closed with the request in flight"))));
     }
 
-    private void onProduceAnswer(int leader, List<Batch> batches, ProduceResponse response, Throwable error) {
+    private void onProduceAnswer(int leader, List<Batch> answered, ProduceResponse response, Throwable error) {
         inFlightByBroker.merge(leader, -1, Integer::sum);
+        answered.forEach(inFlightBatches::remove);
+        List<Batch> batches = answered.stream().filter(b -> !b.done).toList();
         if (error != null) {
             ProduceRetryPolicy.Decision d = ProduceRetryPolicy.forFailure(error);
             if (d.refreshMetadata()) {

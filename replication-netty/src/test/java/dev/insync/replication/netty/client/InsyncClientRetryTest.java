@@ -218,6 +218,27 @@ class InsyncClientRetryTest {
     }
 
     @Test
+    @DisplayName("PRO-5 a retry still unanswered at delivery.timeout.ms fails then (fate unknown), before its own request timeout, and its late answer changes nothing")
+    void deliveryTimeoutInFlight() throws Exception {
+        CompletableFuture<RecordMetadata> f = client(Map.of("request.timeout.ms", 1_000, "delivery.timeout.ms", 1_500))
+                .send(TP, null, "v".getBytes());
+        answer(produceCall(0), ProduceResult.failed(Errors.NOT_LEADER_OR_FOLLOWER));
+        ProduceCall retry = produceCall(1); // not answered in time
+        ProduceFailedException e = failure(f);
+        assertThat(e.error()).isEqualTo(Errors.REQUEST_TIMED_OUT);
+        assertThat(e.written()).isEqualTo(Written.UNKNOWN);
+        assertThat(e.getMessage()).contains("in flight at delivery.timeout.ms");
+        answer(retry, ProduceResult.failed(Errors.NOT_LEADER_OR_FOLLOWER));
+        // The late retriable answer does not bring the batch back: the next produce carries a new record.
+        CompletableFuture<RecordMetadata> next = client.send(TP, null, "w".getBytes());
+        ProduceCall call = produceCall(2);
+        assertThat(call.entries().get(TP).batches().get(0).records().get(0).value())
+                .isEqualTo(java.nio.ByteBuffer.wrap("w".getBytes()));
+        answer(call, new ProduceResult(Errors.NONE, 0L, -1L, 0));
+        assertThat(next.get(WAIT_MS, TimeUnit.MILLISECONDS).offset()).isZero();
+    }
+
+    @Test
     @DisplayName("createTopic without bootstrap.controllers on a broker that does not forward it: a clear error naming the way out")
     void createTopicNeedsAController() {
         assertThatThrownBy(() -> client(Map.of()).createTopic("x", 1, 1, Map.of()).get(WAIT_MS, TimeUnit.MILLISECONDS))
