@@ -36,9 +36,10 @@ import java.util.function.IntFunction;
  * controller must answer at once, and a bind error should stop the process before anything else
  * opens), so the broker's apis (Fetch, Produce, Metadata, registered with
  * {@link ReplicaApiHandlers}) sit behind a gate: until the broker calls {@link #serve} — its
- * initial metadata load is applied — and after it closes the handle, a request is answered as a
- * whole with {@code UNKNOWN_SERVER_ERROR} (a fetcher backs off, a client retries elsewhere), as
- * a KRaft broker that has not enabled request processing serves nothing.
+ * initial metadata load is applied — and after it closes the handle, Fetch and Produce are
+ * answered as a whole with {@code UNKNOWN_SERVER_ERROR} (a fetcher backs off, a client retries
+ * elsewhere; nothing is appended) and Metadata shows an empty cluster, as a KRaft broker that has
+ * not enabled request processing serves nothing.
  *
  * <p>Metadata answers list the registered brokers at their advertised addresses
  * ({@code insync.broker.addresses}; a broker without one is left out) and the active controller

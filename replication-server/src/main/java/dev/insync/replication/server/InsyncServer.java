@@ -366,6 +366,15 @@ public final class InsyncServer implements AutoCloseable {
         return l;
     }
 
+    /** The listener's counters (connections, malformed frames, file regions written, ...). @throws IllegalStateException before start */
+    public dev.insync.replication.netty.server.ServerMetrics serverMetrics() {
+        NettyServer s = server;
+        if (s == null) {
+            throw new IllegalStateException("Server " + config.nodeId() + " is not started");
+        }
+        return s.metrics();
+    }
+
     /** The broker, with the broker role once started. */
     public Optional<InsyncBroker> broker() {
         return Optional.ofNullable(broker);

@@ -74,6 +74,7 @@ class ServerConfigTest {
         assertRefused(with(broker(), "process.roles", null), "process.roles");
         assertRefused(with(broker(), "process.roles", "broker,observer"), "process.roles");
         assertRefused(with(broker(), "listeners", null), "listeners");
+        assertRefused(with(broker(), "advertised.listeners", "PLAINTEXT://h:1"), "advertised.listeners");
         assertRefused(with(broker(), "listeners", "SASL_SSL://127.0.0.1:9092"), "listeners");
         assertRefused(with(broker(), "listeners", "PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093"), "listeners");
         assertRefused(with(broker(), "listeners", "PLAINTEXT://127.0.0.1:port"), "listeners");
