@@ -686,8 +686,8 @@ public final class InsyncClient implements AutoCloseable {
                     if (t instanceof RequestFailedException r
                             && r.errorCode() == dev.insync.replication.netty.protocol.ErrorCodes.UNSUPPORTED_VERSION) {
                         out.completeExceptionally(new UnsupportedOperationException(node + " does not serve "
-                                + api.name() + " (a broker forwards it to the controller only if its binding registers "
-                                + "AdminForwardingHandlers); set bootstrap.controllers to reach a controller directly", t));
+                                + api.name() + " (Insync brokers do not forward admin requests to the controller); set "
+                                + "bootstrap.controllers (--bootstrap-controller) to reach a controller", t));
                     } else {
                         out.completeExceptionally(t);
                     }
