@@ -46,7 +46,7 @@ public record FetchRequest(int replicaId, long brokerEpoch, int maxWaitMs, int m
     /** replicaId of a consumer fetch. */
     public static final int CONSUMER_REPLICA_ID = -1;
 
-    /** Defensive copy keeps the partition order (a map from {@link #of} is already one). */
+    /** Defensive copy keeps the partition order (a map built by the builders is already one). */
     public FetchRequest {
         partitions = OrderedPartitionMap.copyOf(partitions);
     }

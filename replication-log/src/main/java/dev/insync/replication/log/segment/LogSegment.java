@@ -43,7 +43,7 @@ import java.util.OptionalLong;
  * <p>Trust (LOG-7): an opened segment's indexes are not used until {@link #checkTrusted} passes or
  * {@link #recover()} rebuilt them. A lookup also checks that the batch its index entry points at
  * ends at the entry's offset, and throws {@link CorruptIndexException} (never a wrong answer) if
- * not; the owner then rebuilds the indexes with {@link #rebuildIndexes()}.
+ * not; the owner then rebuilds the indexes with {@link #rebuildIndexes(boolean)}.
  *
  * <p>I/O: the {@code .log} file is a {@link SegmentChannel}, which an interrupted caller cannot
  * break; every write, flush and file creation or deletion goes through the directory's
