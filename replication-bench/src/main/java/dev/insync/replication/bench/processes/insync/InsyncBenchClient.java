@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * <p>{@link InsyncClient#send} never blocks, while Kafka's producer blocks once its
  * {@code buffer.memory} (32 MiB) is taken, for at most {@code max.block.ms} (60 s). The throughput
  * loop relies on that back-pressure, so this adapter gives Insync's client the same bound: the key
- * and value bytes of records sent and not yet completed may not exceed {@link #BUFFER_MEMORY_BYTES};
+ * and value bytes of records sent and not yet completed may not exceed {@link #BUFFER_MEMORY_BYTES} (a test may
+ * give less);
  * a send waits for room at most {@link #MAX_BLOCK_MS}.
  */
 final class InsyncBenchClient implements BenchClient {
@@ -35,9 +36,16 @@ final class InsyncBenchClient implements BenchClient {
     static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final InsyncClient client;
-    private final Semaphore buffer = new Semaphore(BUFFER_MEMORY_BYTES);
+    private final int bufferBytes;
+    private final Semaphore buffer;
 
-    InsyncBenchClient(String bootstrapServers, BenchClientSettings settings) {
+    /** @param bufferBytes the bound of pending key and value bytes: {@link #BUFFER_MEMORY_BYTES} in the bench */
+    InsyncBenchClient(String bootstrapServers, BenchClientSettings settings, int bufferBytes) {
+        if (bufferBytes < 1) {
+            throw new IllegalArgumentException("bufferBytes must be positive, not " + bufferBytes);
+        }
+        this.bufferBytes = bufferBytes;
+        this.buffer = new Semaphore(bufferBytes);
         client = InsyncClient.builder(config(bootstrapServers, settings)).build();
     }
 
@@ -55,10 +63,10 @@ final class InsyncBenchClient implements BenchClient {
 
     @Override
     public void send(String topic, int partition, byte[] value, Completion completion) {
-        int bytes = Math.min(BUFFER_MEMORY_BYTES, Math.max(1, value.length));
+        int bytes = Math.min(bufferBytes, Math.max(1, value.length));
         try {
             if (!buffer.tryAcquire(bytes, MAX_BLOCK_MS, TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("No room in the bench's " + BUFFER_MEMORY_BYTES + "-byte send buffer within "
+                throw new IllegalStateException("No room in the bench's " + bufferBytes + "-byte send buffer within "
                         + MAX_BLOCK_MS + " ms (Kafka's max.block.ms)");
             }
         } catch (InterruptedException e) {

@@ -50,15 +50,17 @@ final class InsyncCluster implements ProcessBenchTarget {
     static final String FENCED_PLACEMENT = "unfenced brokers";
 
     private final String description;
+    private final int clientBufferBytes;
     private final ProcessGroup group;
     private final Path dataDir;
     private final Map<Integer, JvmProcess> brokers;
     private final String bootstrapServers;
     private final InsyncClient admin;
 
-    private InsyncCluster(String description, ProcessGroup group, Path dataDir, Map<Integer, JvmProcess> brokers,
-                          String bootstrapServers, InsyncClient admin) {
-        this.description = description;
+    private InsyncCluster(InsyncTargetFactory.Launch launch, ProcessGroup group, Path dataDir,
+                          Map<Integer, JvmProcess> brokers, String bootstrapServers, InsyncClient admin) {
+        this.description = launch.description();
+        this.clientBufferBytes = launch.clientBufferBytes();
         this.group = group;
         this.dataDir = dataDir;
         this.brokers = brokers;
@@ -121,7 +123,7 @@ final class InsyncCluster implements ProcessBenchTarget {
             admin = InsyncClient.builder(Map.of("bootstrap.servers", layout.bootstrapServers(),
                     "bootstrap.controllers", "127.0.0.1:" + layout.controllerPort(),
                     "client.id", "insync-bench-admin")).build();
-            return new InsyncCluster(launch.description(), group, data, brokers, layout.bootstrapServers(), admin);
+            return new InsyncCluster(launch, group, data, brokers, layout.bootstrapServers(), admin);
         } catch (Exception | Error e) {
             if (admin != null) {
                 admin.close();
@@ -236,7 +238,7 @@ final class InsyncCluster implements ProcessBenchTarget {
 
     @Override
     public BenchClient client(BenchClientSettings settings) {
-        return new InsyncBenchClient(bootstrapServers, settings);
+        return new InsyncBenchClient(bootstrapServers, settings, clientBufferBytes);
     }
 
     /** The broker processes, by id (for tests: a killed one is no longer alive). */

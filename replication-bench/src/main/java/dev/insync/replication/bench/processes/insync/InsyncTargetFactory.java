@@ -35,19 +35,22 @@ public final class InsyncTargetFactory implements ProcessBenchTargetFactory {
 
     private final List<String> jvmOptions;
     private final Map<String, String> overrides;
+    private final int clientBufferBytes;
 
-    /** The bench's target: Kafka's JVM options, Insync's default settings. */
+    /** The bench's target: Kafka's JVM options, Insync's default settings, Kafka's producer buffer bound. */
     public InsyncTargetFactory() {
-        this(defaultJvmOptions(), Map.of());
+        this(defaultJvmOptions(), Map.of(), InsyncBenchClient.BUFFER_MEMORY_BYTES);
     }
 
     /**
-     * With other JVM options and server properties laid over Insync's defaults (for a test that must
-     * fail over in a few seconds on small heaps); the report's description names both.
+     * With other JVM options, server properties laid over Insync's defaults and another bound of the
+     * client's pending bytes (for a test that must run and fail over in a few seconds on small heaps);
+     * the report's description names all three.
      */
-    public InsyncTargetFactory(List<String> jvmOptions, Map<String, String> overrides) {
+    public InsyncTargetFactory(List<String> jvmOptions, Map<String, String> overrides, int clientBufferBytes) {
         this.jvmOptions = List.copyOf(jvmOptions);
         this.overrides = Map.copyOf(overrides);
+        this.clientBufferBytes = clientBufferBytes;
     }
 
     /** {@link ServerJvmOptions#KAFKA_START_SCRIPT} and {@link #LOG_LEVEL_OPTION}. */
@@ -58,7 +61,8 @@ public final class InsyncTargetFactory implements ProcessBenchTargetFactory {
     }
 
     /** How the cluster's processes are started, and what the report says about it. */
-    record Launch(String classPath, String classPathSource, List<String> jvmOptions, Map<String, String> overrides) {
+    record Launch(String classPath, String classPathSource, List<String> jvmOptions, Map<String, String> overrides,
+                  int clientBufferBytes) {
 
         String description() {
             return "Insync " + version() + " (insync broker --config, " + classPathSource + "): 1 controller node and "
@@ -67,8 +71,9 @@ public final class InsyncTargetFactory implements ProcessBenchTargetFactory {
                     + " broker.session.timeout.ms 9000, replica.lag.time.max.ms 30000, 3 network and 8 I/O threads)"
                     + (overrides.isEmpty() ? "" : ", but " + new java.util.TreeMap<>(overrides))
                     + "; client InsyncClient with the Kafka client's acks, batch.size, linger.ms and"
-                    + " max.in.flight.requests.per.connection, sends blocking beyond "
-                    + InsyncBenchClient.BUFFER_MEMORY_BYTES / (1024 * 1024) + " MiB pending (Kafka's buffer.memory)";
+                    + " max.in.flight.requests.per.connection, sends blocking beyond " + clientBufferBytes
+                    + " bytes pending" + (clientBufferBytes == InsyncBenchClient.BUFFER_MEMORY_BYTES
+                    ? " (Kafka's buffer.memory)" : " (Kafka's buffer.memory is " + InsyncBenchClient.BUFFER_MEMORY_BYTES + ")");
         }
     }
 
@@ -85,7 +90,8 @@ public final class InsyncTargetFactory implements ProcessBenchTargetFactory {
     Launch launch(ProcessBenchSettings settings) throws IOException {
         Optional<Path> file = settings.serverClassPath(NAME);
         if (file.isEmpty()) {
-            return new Launch(System.getProperty("java.class.path"), "the bench's own class path", jvmOptions, overrides);
+            return new Launch(System.getProperty("java.class.path"), "the bench's own class path", jvmOptions, overrides,
+                    clientBufferBytes);
         }
         if (!Files.isRegularFile(file.get())) {
             throw new IOException("Insync's server class path file " + file.get() + " does not exist");
@@ -94,7 +100,7 @@ public final class InsyncTargetFactory implements ProcessBenchTargetFactory {
         if (classPath.isEmpty()) {
             throw new IOException("Insync's server class path file " + file.get() + " is empty");
         }
-        return new Launch(classPath, "class path from " + file.get(), jvmOptions, overrides);
+        return new Launch(classPath, "class path from " + file.get(), jvmOptions, overrides, clientBufferBytes);
     }
 
     /** The version {@code insync --version} prints, from the CLI's version resource. */
