@@ -79,12 +79,12 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--targets", split = ",",
             description = "Targets of the processes section, measured in this order each repeat (default: every one on"
-                    + " the class path; kafka needs the -Ppeers build).")
+                    + " the class path: insync, and kafka with the -Ppeers build).")
     private List<String> targets;
 
     @Option(names = "--server-classpath", paramLabel = "TARGET=FILE",
             description = "A file holding the class path of a target's server processes (kafka's default:"
-                    + " replication-bench/kafka-server/target/kafka-server.classpath).")
+                    + " replication-bench/kafka-server/target/kafka-server.classpath; insync's default: the bench's own).")
     private Map<String, Path> serverClassPaths;
 
     @Option(names = "--failover-timeout-seconds", defaultValue = "60",

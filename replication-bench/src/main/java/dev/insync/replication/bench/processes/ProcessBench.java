@@ -72,8 +72,8 @@ public final class ProcessBench {
         this(options, settings, out, progress, available());
     }
 
-    /** With the target factories given instead of found on the class path. */
-    ProcessBench(BenchOptions options, ProcessBenchSettings settings, Measurements out, Consumer<String> progress,
+    /** With the target factories given instead of found on the class path (tests, a target with other settings). */
+    public ProcessBench(BenchOptions options, ProcessBenchSettings settings, Measurements out, Consumer<String> progress,
                  List<ProcessBenchTargetFactory> available) {
         this.options = options;
         this.settings = settings;
@@ -106,8 +106,8 @@ public final class ProcessBench {
     private List<ProcessBenchTargetFactory> chosen(List<ProcessBenchTargetFactory> all) {
         if (settings.targets().isEmpty()) {
             if (all.isEmpty()) {
-                out.note(SECTION, "No process target on the class path: build the bench with -Ppeers to measure Apache"
-                        + " Kafka 4.4 (docs/performance.md).");
+                out.note(SECTION, "No process target on the class path (META-INF/services lists insync, and kafka with"
+                        + " the -Ppeers build; docs/performance.md).");
             }
             return all;
         }

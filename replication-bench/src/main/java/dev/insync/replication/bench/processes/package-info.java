@@ -20,6 +20,6 @@
  * against one interface ({@link dev.insync.replication.bench.processes.ProcessBenchTarget} with its
  * {@link dev.insync.replication.bench.processes.BenchClient}), so that every system is measured alike.
  * Targets are found with {@link java.util.ServiceLoader} ({@link dev.insync.replication.bench.processes.ProcessBenchTargetFactory}):
- * Apache Kafka 4.4 comes with the {@code -Ppeers} build; Insync's own broker processes plug in the same way.
+ * Insync's own broker processes ({@code insync}, always) and Apache Kafka 4.4 ({@code kafka}, with the {@code -Ppeers} build).
  */
 package dev.insync.replication.bench.processes;

@@ -736,8 +736,16 @@ public final class InsyncClient implements AutoCloseable {
      */
     @Override
     public void close() {
+        close(java.time.Duration.ofMillis(Math.min(config.deliveryTimeoutMs(), CLOSE_TIMEOUT_MS)));
+    }
+
+    /**
+     * As {@link #close()}, but waits at most {@code timeout} for the outcomes of what was sent
+     * (Kafka's {@code close(Duration)}); {@code Duration.ZERO} fails everything not yet answered at once.
+     */
+    public void close(java.time.Duration timeout) {
         try {
-            flush().get(Math.min(config.deliveryTimeoutMs(), CLOSE_TIMEOUT_MS), TimeUnit.MILLISECONDS);
+            flush().get(Math.max(0, timeout.toMillis()), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {

@@ -19,6 +19,7 @@ package dev.insync.replication.bench.peers.kafka;
 import dev.insync.replication.bench.processes.BenchClient;
 import dev.insync.replication.bench.processes.BenchClientSettings;
 import dev.insync.replication.bench.processes.ProcessBenchTarget;
+import dev.insync.replication.bench.processes.ServerJvmOptions;
 import dev.insync.replication.testkit.process.JvmProcess;
 import dev.insync.replication.testkit.process.JvmSpec;
 import dev.insync.replication.testkit.process.LoopbackPorts;
@@ -63,10 +64,8 @@ final class KafkaCluster implements ProcessBenchTarget {
 
     static final int CONTROLLER_ID = 0;
     static final List<Integer> BROKER_IDS = List.of(1, 2, 3);
-    /** kafka-server-start.sh's heap and kafka-run-class.sh's performance options. */
-    static final List<String> SERVER_JVM_OPTIONS = List.of("-Xmx1G", "-Xms1G", "-server", "-XX:+UseG1GC",
-            "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent",
-            "-Djava.awt.headless=true");
+    /** kafka-server-start.sh's heap and kafka-run-class.sh's performance options (Insync's processes get the same). */
+    static final List<String> SERVER_JVM_OPTIONS = ServerJvmOptions.KAFKA_START_SCRIPT;
     /** The storage formatter runs for a second: a small, quickly started JVM. */
     static final List<String> TOOL_JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(90);

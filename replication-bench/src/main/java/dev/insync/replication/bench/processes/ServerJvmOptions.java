@@ -1,0 +1,19 @@
+package dev.insync.replication.bench.processes;
+
+import java.util.List;
+
+/**
+ * The JVM options every target's server processes get, so that no system is measured with more
+ * heap or another collector than the other: those Apache Kafka's own start scripts give a broker
+ * ({@code kafka-server-start.sh}'s heap, {@code kafka-run-class.sh}'s performance options).
+ */
+public final class ServerJvmOptions {
+
+    /** {@code -Xmx1G -Xms1G}, G1 with a 20 ms pause goal, as Kafka's scripts start a broker or controller. */
+    public static final List<String> KAFKA_START_SCRIPT = List.of("-Xmx1G", "-Xms1G", "-server", "-XX:+UseG1GC",
+            "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent",
+            "-Djava.awt.headless=true");
+
+    private ServerJvmOptions() {
+    }
+}

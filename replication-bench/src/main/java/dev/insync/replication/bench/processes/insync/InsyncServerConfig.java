@@ -1,0 +1,82 @@
+package dev.insync.replication.bench.processes.insync;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The properties files of the Insync processes the bench starts (docs/operations.md): one
+ * controller node, the only Raft voter, and brokers, every listener on 127.0.0.1. Everything not
+ * set here is Insync's default, which is Kafka's (no fsync per message, {@code broker.session.timeout.ms}
+ * 9000, {@code replica.lag.time.max.ms} 30000, 3 network and 8 I/O threads), plus the
+ * {@code overrides} a caller gives.
+ */
+final class InsyncServerConfig {
+
+    private InsyncServerConfig() {
+    }
+
+    /** The addresses of one cluster: listeners of every node, and the controller's Raft port. */
+    record Layout(int controllerId, int controllerPort, int raftPort, Map<Integer, Integer> brokerPorts) {
+
+        Layout {
+            brokerPorts = Map.copyOf(new TreeMap<>(brokerPorts));
+        }
+
+        String controllerEndpoints() {
+            return controllerId + "@127.0.0.1:" + controllerPort;
+        }
+
+        String brokerAddresses() {
+            return new TreeMap<>(brokerPorts).entrySet().stream().map(e -> e.getKey() + "@127.0.0.1:" + e.getValue())
+                    .collect(Collectors.joining(","));
+        }
+
+        String bootstrapServers() {
+            return new TreeMap<>(brokerPorts).values().stream().map(p -> "127.0.0.1:" + p)
+                    .collect(Collectors.joining(","));
+        }
+    }
+
+    /** The controller node's properties. */
+    static Map<String, String> controller(Layout layout, Path metadataLogDir, Map<String, String> overrides) {
+        Map<String, String> p = common(layout, layout.controllerId(), "controller", layout.controllerPort());
+        p.put("controller.quorum.voters", layout.controllerId() + "@127.0.0.1:" + layout.raftPort());
+        p.put("metadata.log.dir", metadataLogDir.toString());
+        p.putAll(overrides);
+        return p;
+    }
+
+    /** A broker's properties. */
+    static Map<String, String> broker(Layout layout, int brokerId, Path logDir, Map<String, String> overrides) {
+        Map<String, String> p = common(layout, brokerId, "broker", layout.brokerPorts().get(brokerId));
+        p.put("log.dirs", logDir.toString());
+        p.putAll(overrides);
+        return p;
+    }
+
+    private static Map<String, String> common(Layout layout, int nodeId, String role, int port) {
+        Map<String, String> p = new TreeMap<>();
+        p.put("node.id", Integer.toString(nodeId));
+        p.put("process.roles", role);
+        p.put("listeners", "PLAINTEXT://127.0.0.1:" + port);
+        p.put("insync.controller.endpoints", layout.controllerEndpoints());
+        p.put("insync.broker.addresses", layout.brokerAddresses());
+        return p;
+    }
+
+    /** Writes {@code properties} as a properties file. */
+    static void write(Map<String, String> properties, Path file) throws IOException {
+        Properties p = new Properties();
+        p.putAll(properties);
+        StringWriter w = new StringWriter();
+        p.store(w, "written by the Insync bench");
+        Files.writeString(file, w.toString(), StandardCharsets.ISO_8859_1);
+    }
+}
