@@ -147,8 +147,9 @@ final class InMemoryReplicationCluster implements ReplicationCluster {
     @Override
     public void restart(int brokerId) {
         cluster.restart(brokerId);
-        awaitCondition("broker " + brokerId + " serving after its restart", InMemoryCluster.DEFAULT_AWAIT_MS, () ->
-                cluster.broker(brokerId).insyncBroker().map(b -> b.serving().isDone()).orElse(false));
+        awaitCondition("broker " + brokerId + " serving and unfenced after its restart", InMemoryCluster.DEFAULT_AWAIT_MS,
+                () -> cluster.broker(brokerId).insyncBroker()
+                        .map(b -> b.serving().isDone() && !b.lifecycle().isFenced()).orElse(false));
     }
 
     @Override

@@ -108,6 +108,9 @@ final class NettyReplicationCluster implements ReplicationCluster {
             for (InsyncServer s : servers.values()) {
                 s.ready().get(START_TIMEOUT_MS, TimeUnit.MILLISECONDS);
             }
+            // Serving comes before unfencing (the controller unfences a broker caught up with metadata): a topic
+            // created in between would leave the fenced broker out of its first ISR. InMemoryCluster waits too.
+            brokers.forEach(this::awaitUnfenced);
         } catch (Exception e) {
             close();
             throw new IllegalStateException("The loopback cluster did not start", e);
@@ -334,6 +337,12 @@ final class NettyReplicationCluster implements ReplicationCluster {
         } catch (ExecutionException | TimeoutException e) {
             throw new AssertionError("Broker " + brokerId + " did not serve again within " + START_TIMEOUT_MS + " ms", e);
         }
+        awaitUnfenced(brokerId);
+    }
+
+    private void awaitUnfenced(int brokerId) {
+        awaitCondition("broker " + brokerId + " unfenced", START_TIMEOUT_MS, () -> running(brokerId)
+                .flatMap(InsyncServer::broker).map(b -> !b.lifecycle().isFenced()).orElse(false));
     }
 
     @Override
