@@ -107,6 +107,11 @@ final class InMemoryReplicationCluster implements ReplicationCluster {
     }
 
     @Override
+    public int parkedFetches(int brokerId) {
+        return cluster.broker(brokerId).replicaManager().map(rm -> rm.pendingFetchCount()).orElse(0);
+    }
+
+    @Override
     public Path logDir(int brokerId) {
         return cluster.broker(brokerId).dataDir();
     }

@@ -66,7 +66,8 @@ final class NettyReplicationCluster implements ReplicationCluster {
             "replica.fetch.backoff.ms", 200,
             // A fetch lost to an in-memory cut is given up after wait + this (a frozen TCP link delivers it
             // on thaw instead): short, so that a healed follower fetches again within a second or five.
-            "request.timeout.ms", 5_000);
+            "request.timeout.ms", 5_000,
+            "replica.high.watermark.checkpoint.interval.ms", 500);
     /** The client-side bound beyond a request's own timeout (as TestProducer's slack). */
     private static final long CLIENT_SLACK_MS = 500;
     /** Bound of a start, a restart or an admin call. */
@@ -272,6 +273,12 @@ final class NettyReplicationCluster implements ReplicationCluster {
     @Override
     public Optional<Log> logOn(int brokerId, TopicPartition tp) {
         return running(brokerId).flatMap(InsyncServer::broker).filter(b -> b.serving().isDone()).flatMap(b -> b.log(tp));
+    }
+
+    @Override
+    public int parkedFetches(int brokerId) {
+        return running(brokerId).flatMap(InsyncServer::broker).filter(b -> b.serving().isDone())
+                .map(b -> b.replicaManager().pendingFetchCount()).orElse(0);
     }
 
     @Override

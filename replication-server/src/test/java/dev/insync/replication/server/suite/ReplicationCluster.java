@@ -82,6 +82,9 @@ interface ReplicationCluster extends AutoCloseable {
     /** Broker {@code brokerId}'s log of {@code tp}, while it runs and has one. */
     Optional<Log> logOn(int brokerId, TopicPartition tp);
 
+    /** Long-poll fetches parked in broker {@code brokerId}'s fetch purgatory (FET-5); 0 while it is down. */
+    int parkedFetches(int brokerId);
+
     /** Broker {@code brokerId}'s (first) log directory; it outlives the broker. */
     Path logDir(int brokerId);
 

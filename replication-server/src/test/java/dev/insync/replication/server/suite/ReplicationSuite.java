@@ -6,6 +6,7 @@ import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.checkpoint.CleanShutdownFile;
+import dev.insync.replication.log.checkpoint.OffsetCheckpointFile;
 import dev.insync.replication.log.epoch.EpochEntry;
 import dev.insync.replication.log.record.Record;
 import dev.insync.replication.log.record.RecordBatch;
@@ -42,7 +43,7 @@ abstract class ReplicationSuite {
     /** Bound of every wait for replication, an ISR change, an election, a restart. */
     static final long WAIT_MS = 20_000;
     /** The ISR shrink's check runs every lag/2, then AlterPartition goes to the controller: slack beyond 1.5 × lag. */
-    static final long SHRINK_SLACK_MS = 2_000;
+    static final long SHRINK_SLACK_MS = 3_000;
 
     @TempDir
     Path root;
@@ -137,20 +138,54 @@ abstract class ReplicationSuite {
         assertThat(after.partitionEpoch()).isEqualTo(before.partitionEpoch() + 2);
         assertThat(after.leaderEpoch()).isEqualTo(before.leaderEpoch());
         assertThat(after.leader()).isEqualTo(1);
+        // HW-5: every broker checkpoints the HW (SCN-1: "every broker's replication-offset-checkpoint says rep 0 18").
+        for (int id : c.brokerIds()) {
+            c.awaitCondition("broker " + id + " checkpointing HW 8", WAIT_MS,
+                    () -> checkpointLines(c.logDir(id)).contains(TOPIC + " 0 8"));
+        }
+    }
+
+    @Test
+    @DisplayName("PRO-3, HW-2, ISR-7, PRO-2: min ISR 2; an acks=all record waits while both followers are cut off, the ISR"
+            + " shrinks to the leader alone (ELR 2,3), the HW freezes, and the call ends REQUEST_TIMED_OUT with the record"
+            + " in the leader's log; a new acks=all is refused; once the followers catch up the HW covers the record")
+    void pro3_acksAllTimesOutWhenTheIsrFallsBelowMinIsr() {
+        ReplicationCluster c = start(Settings.FAST, Map.of("min.insync.replicas", "2"));
+        assertThat(send("first", -1)).isEqualTo(ok(0, 0));
+        awaitEveryReplicaAt(1);
+        c.cutFetches(2);
+        c.cutFetches(3);
+        long timeoutMs = Settings.FAST.replicaLagTimeMaxMs() * 3;
+        ProduceOutcome stuck = c.await(c.produce(TP, "stuck", -1, timeoutMs), timeoutMs * 2);
+        assertThat(stuck.error()).isEqualTo(Errors.REQUEST_TIMED_OUT);
+        PartitionRegistration p = c.describe(TP);
+        assertThat(p.isr()).containsExactly(1);
+        assertThat(p.elr()).containsExactlyInAnyOrder(2, 3);
+        assertThat(log(1).logEndOffset()).as("the timed-out record is in the leader's log").isEqualTo(2);
+        assertThat(partition(1).highWatermark()).as("HW-2: frozen under min ISR").isEqualTo(1);
+        c.awaitCondition("the leader applying ISR [1]", WAIT_MS, () -> partition(1).isr().equals(List.of(1)));
+        assertThat(send("refused", -1).error()).isEqualTo(Errors.NOT_ENOUGH_REPLICAS);
+
+        c.healFetches(2);
+        c.healFetches(3);
+        c.awaitCondition("the ISR [1, 2, 3] again", WAIT_MS, () -> Set.copyOf(c.describe(TP).isr()).equals(Set.of(1, 2, 3)));
+        awaitEveryReplicaAt(2);
+        assertThat(c.consume(TP, 0)).containsExactly("first", "stuck");
     }
 
     @Test
     @DisplayName("ISR-1 (SCN-1 step 2): a paused follower of a partition that receives no writes is caught up and stays in"
             + " the ISR well past replica.lag.time.max.ms")
     void isr1_pausedFollowerOfAnIdlePartitionStaysInIsr() {
-        ReplicationCluster c = start(Settings.FAST, Map.of());
+        // A long session timeout: the paused broker's heartbeats are held too, and fencing (ISR-7) is not this test.
+        ReplicationCluster c = start(new Settings(Settings.FAST.replicaLagTimeMaxMs(), 10_000), Map.of());
         for (int i = 0; i < 3; i++) {
             assertThat(send("r-" + i, -1)).isEqualTo(ok(i, 0));
         }
         awaitEveryReplicaAt(3);
         PartitionRegistration before = c.describe(TP);
         c.pause(3);
-        // 2.5 × lag: the shrink check ran several times; still below the session timeout (no fencing).
+        // 2.5 × lag: the shrink check ran several times; well below the session timeout (no fencing).
         c.runFor(Settings.FAST.replicaLagTimeMaxMs() * 5 / 2);
         assertThat(c.describe(TP).isr()).containsExactly(1, 2, 3);
         assertThat(partition(1).isr()).containsExactly(1, 2, 3);
@@ -266,11 +301,13 @@ abstract class ReplicationSuite {
             assertThat(log(id).leaderEpochCache().epochEntries()).containsExactly(new EpochEntry(0, 0));
         }
         c.pause(2);
+        long pausedAtMs = c.nowMs();
         c.pause(3);
-        // As the seed does: a fetch of 2 or 3 parked at the leader would carry lost-* to the paused broker (held,
-        // then read on resume, as a stopped process reads its socket). Past replica.fetch.wait.max.ms every parked
-        // fetch has been answered empty, and no new one comes from a paused broker.
-        c.runFor(1_000);
+        // The seed waits 1 s here: a fetch of 2 or 3 parked at the leader would carry lost-* to the paused broker
+        // (held, then read on resume, as a stopped process reads its socket). Past replica.fetch.wait.max.ms every
+        // fetch parked before the pause has been answered empty, and no new one comes from a paused broker.
+        c.awaitCondition("no fetch parked at broker 1, 1 s after the pause", WAIT_MS,
+                () -> c.nowMs() - pausedAtMs >= 1_000 && c.parkedFetches(1) == 0);
         for (int i = 1; i <= 5; i++) {
             assertThat(send("lost-" + i, 1)).isEqualTo(ok(9 + i, 0));
         }
@@ -337,6 +374,15 @@ abstract class ReplicationSuite {
                     .map(part -> part.isLeader() && part.leaderEpoch() == p.leaderEpoch()).orElse(false);
         });
         return leader[0];
+    }
+
+    /** The entry lines of a log directory's replication-offset-checkpoint (HW-5, LOG-9); empty while it has none. */
+    private static List<String> checkpointLines(Path logDir) {
+        try {
+            return Files.readAllLines(logDir.resolve(OffsetCheckpointFile.REPLICATION_OFFSET_CHECKPOINT));
+        } catch (java.io.IOException e) {
+            return List.of(); // not written yet
+        }
     }
 
     /**
