@@ -28,7 +28,6 @@ import dev.insync.replication.server.InsyncServer;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

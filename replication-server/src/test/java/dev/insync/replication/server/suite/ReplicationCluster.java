@@ -100,7 +100,12 @@ interface ReplicationCluster extends AutoCloseable {
     /** SIGCONT: what was held is delivered, late. */
     void resume(int brokerId);
 
-    /** Cuts the links between broker {@code brokerId} and every other broker (fetches); the controller still hears it. */
+    /**
+     * Cuts the links between broker {@code brokerId} and every other broker (fetches); the controller
+     * still hears it. In memory the messages are lost (a fetcher gives up after
+     * {@code replica.fetch.wait.max.ms + request.timeout.ms}); over TCP the links are frozen and what
+     * they held is delivered on {@link #healFetches}.
+     */
     void cutFetches(int brokerId);
 
     /** Undoes {@link #cutFetches}. */
