@@ -90,6 +90,12 @@ class ClientCommandsTest {
         for (InsyncServer s : started) {
             s.ready().get(WAIT_MS, TimeUnit.MILLISECONDS);
         }
+        // Ready means serving; the controller unfences a broker at its next heartbeat, and a topic of RF 3
+        // needs all three unfenced (creation was refused under load otherwise).
+        for (InsyncServer s : started) {
+            s.broker().ifPresent(b -> dev.insync.replication.server.ServerTestClient.await("broker " + s.nodeId()
+                    + " unfenced", WAIT_MS, () -> !b.lifecycle().isFenced()));
+        }
         return layout;
     }
 
