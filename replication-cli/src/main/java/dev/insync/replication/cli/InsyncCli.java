@@ -30,6 +30,7 @@ import java.util.Properties;
                 ScenarioCommand.class,
                 SimulateCommand.class,
                 DumpLogCommand.class,
+                BrokerCommand.class,
         })
 public final class InsyncCli implements Runnable {
 

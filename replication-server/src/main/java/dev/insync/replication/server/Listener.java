@@ -1,0 +1,68 @@
+package dev.insync.replication.server;
+
+import java.net.InetSocketAddress;
+import java.util.Locale;
+
+/**
+ * The one listener of a server, as Kafka's {@code listeners} writes it:
+ * {@code PLAINTEXT://host:port} or {@code SSL://host:port}. Port 0 binds a free port (the readiness
+ * line then shows the real one). The listener serves whatever the process's roles serve: the
+ * broker's apis, the controller's, or both (their api keys differ).
+ *
+ * @param securityProtocol {@code PLAINTEXT} or {@code SSL}
+ * @param host             where to bind ({@code 0.0.0.0} for every interface)
+ * @param port             0..65535
+ */
+public record Listener(String securityProtocol, String host, int port) {
+
+    public static final String PLAINTEXT = "PLAINTEXT";
+    public static final String SSL = "SSL";
+
+    public Listener {
+        if (!securityProtocol.equals(PLAINTEXT) && !securityProtocol.equals(SSL)) {
+            throw new IllegalArgumentException("Invalid listener security protocol " + securityProtocol
+                    + " in configuration " + ServerConfig.LISTENERS + ": PLAINTEXT or SSL");
+        }
+    }
+
+    /**
+     * Parses {@code listeners}: exactly one {@code PLAINTEXT://host:port} or {@code SSL://host:port}.
+     *
+     * @throws IllegalArgumentException naming the property
+     */
+    public static Listener parse(String value) {
+        String v = value.trim();
+        if (v.contains(",")) {
+            throw new IllegalArgumentException("Invalid value '" + value + "' for configuration " + ServerConfig.LISTENERS
+                    + ": one listener only (it serves every role of the process)");
+        }
+        int sep = v.indexOf("://");
+        if (sep <= 0) {
+            throw new IllegalArgumentException("Invalid value '" + value + "' for configuration " + ServerConfig.LISTENERS
+                    + ": expected PLAINTEXT://host:port or SSL://host:port");
+        }
+        String protocol = v.substring(0, sep).toUpperCase(Locale.ROOT);
+        if (!protocol.equals(PLAINTEXT) && !protocol.equals(SSL)) {
+            throw new IllegalArgumentException("Invalid value '" + value + "' for configuration " + ServerConfig.LISTENERS
+                    + ": the listener name must be PLAINTEXT or SSL (listener.security.protocol.map is not supported)");
+        }
+        InetSocketAddress a = NodeAddresses.hostPort(ServerConfig.LISTENERS, v, v.substring(sep + 3), true);
+        return new Listener(protocol, a.getHostString(), a.getPort());
+    }
+
+    /** Whether it speaks TLS. */
+    public boolean isTls() {
+        return securityProtocol.equals(SSL);
+    }
+
+    /** This listener on another port (the bound one when 0 was asked). */
+    public Listener withPort(int boundPort) {
+        return new Listener(securityProtocol, host, boundPort);
+    }
+
+    /** {@code PLAINTEXT://host:port}. */
+    @Override
+    public String toString() {
+        return securityProtocol + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+}

@@ -1,0 +1,125 @@
+package dev.insync.replication.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Test fixture: the properties of {@code c} controller processes (ids 101..) and {@code b} broker
+ * processes (ids 1..) on 127.0.0.1 and free ports, data under {@code root}. The same properties
+ * start {@link InsyncServer}s in one JVM or {@code insync broker --config} processes. Settings are
+ * short so that fencing and elections happen within a test's seconds.
+ */
+public final class ClusterLayout {
+
+    public static final int FIRST_CONTROLLER_ID = 101;
+    public static final long SESSION_TIMEOUT_MS = 3_000;
+
+    private final Path root;
+    private final Map<Integer, InetSocketAddress> controllerListeners = new TreeMap<>();
+    private final Map<Integer, Integer> raftPorts = new TreeMap<>();
+    private final Map<Integer, InetSocketAddress> brokerListeners = new TreeMap<>();
+
+    public ClusterLayout(Path root, int controllers, int brokers) {
+        this.root = root;
+        for (int i = 0; i < controllers; i++) {
+            controllerListeners.put(FIRST_CONTROLLER_ID + i, new InetSocketAddress("127.0.0.1", freePort()));
+            raftPorts.put(FIRST_CONTROLLER_ID + i, freePort());
+        }
+        for (int id = 1; id <= brokers; id++) {
+            brokerListeners.put(id, new InetSocketAddress("127.0.0.1", freePort()));
+        }
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public List<Integer> controllerIds() {
+        return new ArrayList<>(controllerListeners.keySet());
+    }
+
+    public List<Integer> brokerIds() {
+        return new ArrayList<>(brokerListeners.keySet());
+    }
+
+    public Map<Integer, InetSocketAddress> controllerListeners() {
+        return controllerListeners;
+    }
+
+    public InetSocketAddress brokerListener(int id) {
+        return brokerListeners.get(id);
+    }
+
+    public Path brokerLogDir(int id) {
+        return root.resolve("broker-" + id);
+    }
+
+    private static String table(Map<Integer, InetSocketAddress> m) {
+        return m.entrySet().stream().map(e -> e.getKey() + "@" + e.getValue().getHostString() + ":" + e.getValue().getPort())
+                .collect(Collectors.joining(","));
+    }
+
+    private Map<String, String> common(int id) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("node.id", Integer.toString(id));
+        p.put("insync.controller.endpoints", table(controllerListeners));
+        p.put("insync.broker.addresses", table(brokerListeners));
+        p.put("broker.session.timeout.ms", Long.toString(SESSION_TIMEOUT_MS));
+        p.put("broker.heartbeat.interval.ms", "300");
+        p.put("num.network.threads", "1");
+        p.put("num.io.threads", "2");
+        return p;
+    }
+
+    /** A controller's properties. */
+    public Map<String, String> controller(int id) {
+        Map<String, String> p = common(id);
+        p.put("process.roles", "controller");
+        InetSocketAddress l = controllerListeners.get(id);
+        p.put("listeners", "PLAINTEXT://" + l.getHostString() + ":" + l.getPort());
+        p.put("controller.quorum.voters", raftPorts.entrySet().stream()
+                .map(e -> e.getKey() + "@127.0.0.1:" + e.getValue()).collect(Collectors.joining(",")));
+        p.put("metadata.log.dir", root.resolve("controller-" + id).toString());
+        p.put("controller.quorum.election.timeout.ms", "500");
+        return p;
+    }
+
+    /** A broker's properties. */
+    public Map<String, String> broker(int id) {
+        Map<String, String> p = common(id);
+        p.put("process.roles", "broker");
+        InetSocketAddress l = brokerListeners.get(id);
+        p.put("listeners", "PLAINTEXT://" + l.getHostString() + ":" + l.getPort());
+        p.put("log.dirs", brokerLogDir(id).toString());
+        p.put("replica.lag.time.max.ms", "3000");
+        p.put("replica.fetch.wait.max.ms", "200");
+        p.put("insync.controlled.shutdown.timeout.ms", "15000");
+        return p;
+    }
+
+    /** Writes {@code props} as a properties file. */
+    public static Path write(Path file, Map<String, String> props) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file)) {
+            for (Map.Entry<String, String> e : props.entrySet()) {
+                w.write(e.getKey() + "=" + e.getValue() + "\n");
+            }
+        }
+        return file;
+    }
+}
