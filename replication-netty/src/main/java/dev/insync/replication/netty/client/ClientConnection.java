@@ -132,14 +132,14 @@ public final class ClientConnection implements AutoCloseable {
                 start(p);
             });
         } catch (RejectedExecutionException e) {
-            result.completeExceptionally(new DisconnectedException(name + " is closed", e));
+            result.completeExceptionally(DisconnectedException.notSent(name + " is closed", e));
         }
         return result;
     }
 
     private void start(Pending<?, ?> p) {
         if (closed) {
-            p.fail(new DisconnectedException(name + " is closed"));
+            p.fail(DisconnectedException.notSent(name + " is closed"));
             return;
         }
         p.timeout = client.scheduler().schedule(loop, () -> onTimeout(p), client.config().requestTimeoutMs());
@@ -148,7 +148,7 @@ public final class ClientConnection implements AutoCloseable {
         } else if (connecting) {
             waitingForConnection.add(p);
         } else if (nowMs() < nextAttemptAtMs) {
-            p.fail(new DisconnectedException(name + ": backing off " + (nextAttemptAtMs - nowMs())
+            p.fail(DisconnectedException.notSent(name + ": backing off " + (nextAttemptAtMs - nowMs())
                     + " ms before reconnecting (reconnect.backoff.ms)"));
         } else {
             waitingForConnection.add(p);
@@ -183,7 +183,7 @@ public final class ClientConnection implements AutoCloseable {
     private void connect() {
         Optional<InetSocketAddress> target = address.get();
         if (target.isEmpty()) {
-            connectFailed(new DisconnectedException(name + ": no known address"));
+            connectFailed(DisconnectedException.notSent(name + ": no known address"));
             return;
         }
         InetSocketAddress to = target.get();
@@ -210,7 +210,7 @@ public final class ClientConnection implements AutoCloseable {
     private void onConnect(ChannelFuture f, InetSocketAddress to) {
         connecting = false;
         if (!f.isSuccess()) {
-            connectFailed(new DisconnectedException(name + ": cannot connect to " + to + ": " + f.cause(), f.cause()));
+            connectFailed(DisconnectedException.notSent(name + ": cannot connect to " + to + ": " + f.cause(), f.cause()));
             return;
         }
         if (closed) {
@@ -305,9 +305,8 @@ public final class ClientConnection implements AutoCloseable {
         }
         channel = null;
         scheduleReconnect();
-        DisconnectedException e = new DisconnectedException(name + ": connection closed");
-        failAll(inFlight, e);
-        failAll(waitingForConnection, e);
+        failAll(inFlight, new DisconnectedException(name + ": connection closed"));
+        failAll(waitingForConnection, DisconnectedException.notSent(name + ": connection closed before the request was written"));
     }
 
     private static void failAll(ArrayDeque<Pending<?, ?>> queue, Throwable t) {
@@ -333,9 +332,8 @@ public final class ClientConnection implements AutoCloseable {
                     return;
                 }
                 closed = true;
-                DisconnectedException e = new DisconnectedException(name + " is closed");
-                failAll(inFlight, e);
-                failAll(waitingForConnection, e);
+                failAll(inFlight, new DisconnectedException(name + " is closed"));
+                failAll(waitingForConnection, DisconnectedException.notSent(name + " is closed"));
                 if (channel != null) {
                     channel.close();
                     channel = null;

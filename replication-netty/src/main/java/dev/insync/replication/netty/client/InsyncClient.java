@@ -1,0 +1,741 @@
+package dev.insync.replication.netty.client;
+
+import dev.insync.replication.controller.api.CreateTopicRequest;
+import dev.insync.replication.controller.api.TopicDescription;
+import dev.insync.replication.controller.state.ControllerState;
+import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.core.produce.ProduceResult;
+import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.core.time.ThreadScheduler;
+import dev.insync.replication.core.time.Time;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.record.Header;
+import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.Record;
+import dev.insync.replication.log.record.RecordBatch;
+import dev.insync.replication.netty.client.ProduceFailedException.Written;
+import dev.insync.replication.netty.client.RecordAccumulator.Batch;
+import dev.insync.replication.netty.client.RecordAccumulator.PendingRecord;
+import dev.insync.replication.netty.config.ClientConfig;
+import dev.insync.replication.netty.config.NetworkConfig;
+import dev.insync.replication.netty.protocol.Apis;
+import dev.insync.replication.netty.protocol.BrokerEndpoint;
+import dev.insync.replication.netty.protocol.ControllerApis;
+import dev.insync.replication.netty.protocol.ControllerReply;
+import dev.insync.replication.netty.protocol.MetadataRequest;
+import dev.insync.replication.netty.protocol.MetadataResponse;
+import dev.insync.replication.netty.protocol.ProduceRequest;
+import dev.insync.replication.netty.protocol.ProduceResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * A Java client of an Insync cluster over its wire protocol (docs/client.md): produce with acks
+ * 0/1/all, batched per partition, consume from an offset below the HW, describe and create topics.
+ * The leader of each partition is learned from Metadata and learned again after
+ * NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH, UNKNOWN_TOPIC_OR_PARTITION or a lost connection.
+ *
+ * <pre>{@code
+ * try (InsyncClient client = InsyncClient.builder(Map.of(
+ *         "bootstrap.servers", "127.0.0.1:9092", "acks", "all", "linger.ms", 5)).build()) {
+ *     RecordMetadata md = client.send(new TopicPartition("orders", 0), null, bytes).get();
+ *     FetchResult read = client.fetch(new TopicPartition("orders", 0), 0L).get();
+ * }
+ * }</pre>
+ *
+ * <p>Guarantees: every {@link #send} future completes exactly once, within {@code delivery.timeout.ms}
+ * (PRO-5): with the record's offset and leader epoch, or a {@link ProduceFailedException} that says
+ * whether the record may have been written. A batch is resent only when its records are known not
+ * to be in any log (see {@code ProduceRetryPolicy}), so this client never duplicates a record; with
+ * {@code max.in.flight.requests.per.connection} above 1 a retried batch may land after a later one
+ * of the same partition (as in Kafka without idempotence).
+ *
+ * <p>Threads: one serial sender thread owns the batches, the metadata and the connections' in-flight
+ * counts; callers' threads only hand it work. Every method may be called from any thread and never
+ * blocks, except {@link #close()} (bounded).
+ */
+public final class InsyncClient implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InsyncClient.class);
+
+    /** How much longer than {@code request.timeout.ms} a connection waits for an answer: the broker's own acks=all wait ends first. */
+    static final long CLIENT_DEADLINE_SLACK_MS = 1_000L;
+    /** Bound of {@link #close()}'s wait for records still in flight. */
+    public static final long CLOSE_TIMEOUT_MS = 30_000L;
+
+    private final ClientConfig config;
+    private final Scheduler scheduler;
+    private final boolean ownsScheduler;
+    private final NetworkClient network;
+    private final Executor sender;
+
+    // Read by connections' address lookups on event loops.
+    private final Map<Integer, InetSocketAddress> brokerAddresses = new ConcurrentHashMap<>();
+
+    // Owned by the sender.
+    private final RecordAccumulator accumulator;
+    private final Map<TopicPartition, PartitionRegistration> partitions = new HashMap<>();
+    private final Set<String> knownTopics = new HashSet<>();
+    private final Set<String> wantedTopics = new TreeSet<>();
+    private final Map<Integer, ClientConnection> brokerConnections = new HashMap<>();
+    private final List<ClientConnection> bootstrapConnections = new ArrayList<>();
+    private final Map<Integer, Integer> inFlightByBroker = new HashMap<>();
+    private final Set<CompletableFuture<RecordMetadata>> unfinished = new HashSet<>();
+    private final List<CompletableFuture<Void>> metadataWaiters = new ArrayList<>();
+    private final ControllerAdmin admin;
+    private int metadataNode;
+    private boolean metadataInFlight;
+    private boolean metadataAgain;
+    private long lastMetadataMs = Long.MIN_VALUE / 2;
+    private Scheduler.Cancellable metadataTimer;
+    private Scheduler.Cancellable wakeTimer;
+    private long wakeAtMs = Long.MAX_VALUE;
+    private boolean closed;
+
+    private InsyncClient(ClientConfig config, NetworkConfig networkConfig, Scheduler scheduler, boolean ownsScheduler,
+                         Random random) {
+        this.config = config;
+        this.scheduler = scheduler;
+        this.ownsScheduler = ownsScheduler;
+        this.network = new NetworkClient(config.clientId(), networkConfig, Optional.empty(), scheduler, 1, random);
+        this.sender = scheduler.newSerialExecutor(config.clientId() + "-sender");
+        this.accumulator = new RecordAccumulator(config.batchSizeBytes(), config.lingerMs());
+        for (int i = 0; i < config.bootstrapServers().size(); i++) {
+            InetSocketAddress a = config.bootstrapServers().get(i);
+            bootstrapConnections.add(network.connection(config.clientId() + "->bootstrap-" + a, () -> Optional.of(a),
+                    config.clientId()));
+        }
+        this.admin = new ControllerAdmin(config, network, scheduler);
+    }
+
+    /**
+     * A builder from Kafka-named properties (see {@link ClientConfig}; network ones such as
+     * {@code reconnect.backoff.ms} as {@link NetworkConfig} reads them).
+     *
+     * @throws IllegalArgumentException naming the property, for a bad value
+     */
+    public static Builder builder(Map<String, ?> properties) {
+        return new Builder(properties);
+    }
+
+    /** Builds an {@link InsyncClient}. */
+    public static final class Builder {
+        private final ClientConfig config;
+        private final NetworkConfig networkConfig;
+        private Scheduler scheduler;
+        private Random random = new Random();
+
+        private Builder(Map<String, ?> properties) {
+            this.config = ClientConfig.fromProperties(properties);
+            // The connection's own deadline comes after the broker's acks=all wait (request.timeout.ms).
+            this.networkConfig = NetworkConfig.fromProperties(properties).toBuilder()
+                    .requestTimeoutMs(config.requestTimeoutMs() + CLIENT_DEADLINE_SLACK_MS).build();
+        }
+
+        /** The clock and timers (default: the client's own threads, closed with it); the caller owns one given here. */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** The reconnect backoff's jitter (seeded in tests). */
+        public Builder random(Random random) {
+            this.random = Objects.requireNonNull(random, "random");
+            return this;
+        }
+
+        public InsyncClient build() {
+            boolean owns = scheduler == null;
+            Scheduler s = owns ? new ThreadScheduler(Time.SYSTEM, config.clientId(), 1, ThreadScheduler.DEFAULT_CLOSE_TIMEOUT_MS)
+                    : scheduler;
+            return new InsyncClient(config, networkConfig, s, owns, random);
+        }
+    }
+
+    /** The settings in force. */
+    public ClientConfig config() {
+        return config;
+    }
+
+    // ============================================================================ produce
+
+    /** {@link #send(TopicPartition, byte[], byte[], List)} without headers. */
+    public CompletableFuture<RecordMetadata> send(TopicPartition tp, byte[] key, byte[] value) {
+        return send(tp, key, value, List.of());
+    }
+
+    /**
+     * Adds one record to its partition's batch. The future completes with where it was written, or a
+     * {@link ProduceFailedException}; with acks=0 it completes (offset -1) once its request is written
+     * to the socket. Key and value are copied.
+     */
+    public CompletableFuture<RecordMetadata> send(TopicPartition tp, byte[] key, byte[] value, List<Header> headers) {
+        Objects.requireNonNull(tp, "tp");
+        CompletableFuture<RecordMetadata> future = new CompletableFuture<>();
+        PendingRecord record = new PendingRecord(scheduler.time().milliseconds(), key == null ? null : key.clone(),
+                value == null ? null : value.clone(), List.copyOf(headers), future);
+        onSender(() -> {
+            if (closed) {
+                future.completeExceptionally(new ProduceFailedException(tp, Errors.NETWORK_EXCEPTION, Written.NO,
+                        "the client is closed"));
+                return;
+            }
+            unfinished.add(future);
+            future.whenComplete((r, e) -> onSender(() -> unfinished.remove(future), () -> { }));
+            accumulator.append(tp, record, now());
+            if (!partitions.containsKey(tp)) {
+                wantTopic(tp.topic());
+            }
+            runSender();
+        }, () -> future.completeExceptionally(new ProduceFailedException(tp, Errors.NETWORK_EXCEPTION, Written.NO,
+                "the client is closed")));
+        return future;
+    }
+
+    /**
+     * Makes every batch ready now (Kafka's {@code flush()}); the future completes when every record
+     * sent before this call has its outcome (successful or not).
+     */
+    public CompletableFuture<Void> flush() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        onSender(() -> {
+            List<CompletableFuture<RecordMetadata>> pending = new ArrayList<>(unfinished);
+            accumulator.beginFlush();
+            runSender();
+            CompletableFuture.allOf(pending.stream().map(f -> f.handle((r, e) -> null)).toArray(CompletableFuture[]::new))
+                    .whenComplete((r, e) -> done.complete(null));
+        }, () -> done.complete(null));
+        return done;
+    }
+
+    private void runSender() {
+        if (closed) {
+            return;
+        }
+        long now = now();
+        for (Batch b : accumulator.expire(now - config.deliveryTimeoutMs())) {
+            // Waiting batches were never sent, or only refused before the append (retries are only those).
+            failBatch(b, Errors.REQUEST_TIMED_OUT, Written.NO, "not sent within delivery.timeout.ms ("
+                    + config.deliveryTimeoutMs() + " ms) after " + b.attempts + " attempts");
+        }
+        for (TopicPartition tp : accumulator.readyPartitions(now)) {
+            if (leaderOf(tp) < 0) {
+                wantTopic(tp.topic());
+            }
+        }
+        Map<Integer, Integer> takenThisRound = new HashMap<>();
+        List<Batch> drained = accumulator.drainReady(now, tp -> {
+            int leader = leaderOf(tp);
+            if (leader < 0 || !brokerAddresses.containsKey(leader)) {
+                return false;
+            }
+            if (takenThisRound.containsKey(leader)) {
+                return true;
+            }
+            if (inFlightByBroker.getOrDefault(leader, 0) >= config.maxInFlightPerConnection()) {
+                return false;
+            }
+            takenThisRound.put(leader, 1);
+            return true;
+        });
+        Map<Integer, List<Batch>> byLeader = new LinkedHashMap<>();
+        for (Batch b : drained) {
+            byLeader.computeIfAbsent(leaderOf(b.topicPartition), k -> new ArrayList<>()).add(b);
+        }
+        byLeader.forEach(this::sendProduce);
+        scheduleWake(accumulator.nextDeadlineMs(now, config.deliveryTimeoutMs()));
+    }
+
+    private void scheduleWake(long atMs) {
+        if (atMs == Long.MAX_VALUE || atMs >= wakeAtMs) {
+            return;
+        }
+        if (wakeTimer != null) {
+            wakeTimer.cancel();
+        }
+        wakeAtMs = atMs;
+        wakeTimer = scheduler.schedule(sender, () -> {
+            wakeAtMs = Long.MAX_VALUE;
+            wakeTimer = null;
+            runSender();
+        }, Math.max(0, atMs - now()));
+    }
+
+    private void sendProduce(int leader, List<Batch> batches) {
+        Map<TopicPartition, MemoryRecords> records = new LinkedHashMap<>();
+        for (Batch b : batches) {
+            b.attempts++;
+            records.put(b.topicPartition, b.records());
+        }
+        ProduceRequest request = new ProduceRequest(config.acks(), (int) config.requestTimeoutMs(), records);
+        inFlightByBroker.merge(leader, 1, Integer::sum);
+        connectionTo(leader).send(Apis.PRODUCE, Apis.PRODUCE.maxVersion(), request).whenComplete((response, error) ->
+                onSender(() -> onProduceAnswer(leader, batches, response, error),
+                        () -> batches.forEach(b -> failBatch(b, Errors.NETWORK_EXCEPTION, Written.UNKNOWN,
+                                "the client closed with the request in flight"))));
+    }
+
+    private void onProduceAnswer(int leader, List<Batch> batches, ProduceResponse response, Throwable error) {
+        inFlightByBroker.merge(leader, -1, Integer::sum);
+        if (error != null) {
+            ProduceRetryPolicy.Decision d = ProduceRetryPolicy.forFailure(error);
+            if (d.refreshMetadata()) {
+                staleMetadata(batches);
+            }
+            for (Batch b : batches) {
+                retryOrFail(b, d, ProduceRetryPolicy.unwrap(error).toString());
+            }
+        } else if (config.acks() == 0) {
+            // acks=0: no answer; the request was written (PRO-3's "right after", as far as a client can know).
+            for (Batch b : batches) {
+                b.records.forEach(r -> r.future().complete(new RecordMetadata(b.topicPartition, -1L, -1)));
+            }
+        } else {
+            for (Batch b : batches) {
+                ProduceResult r = response.partitions().get(b.topicPartition);
+                if (r == null) {
+                    failBatch(b, Errors.UNKNOWN_SERVER_ERROR, Written.UNKNOWN, "the answer omitted the partition");
+                } else if (r.error() == Errors.NONE) {
+                    for (int i = 0; i < b.records.size(); i++) {
+                        b.records.get(i).future().complete(new RecordMetadata(b.topicPartition, r.baseOffset() + i,
+                                r.leaderEpoch()));
+                    }
+                } else {
+                    ProduceRetryPolicy.Decision d = ProduceRetryPolicy.forAnswer(r);
+                    if (d.refreshMetadata()) {
+                        staleMetadata(List.of(b));
+                    }
+                    retryOrFail(b, d, "answered by broker " + leader);
+                }
+            }
+        }
+        runSender();
+    }
+
+    private void retryOrFail(Batch b, ProduceRetryPolicy.Decision d, String detail) {
+        long now = now();
+        boolean inTime = now + config.retryBackoffMs() < b.createdMs + config.deliveryTimeoutMs();
+        if (d.retry() && !closed && b.attempts <= config.retries() && inTime) {
+            LOG.debug("Retrying {} after {} ({})", b, d.error(), detail);
+            accumulator.reenqueue(b, now + config.retryBackoffMs());
+        } else {
+            String why = d.retry() ? detail + "; no retry left (retries=" + config.retries() + ", delivery.timeout.ms="
+                    + config.deliveryTimeoutMs() + ")" : detail;
+            failBatch(b, d.error(), d.written(), why);
+        }
+    }
+
+    private static void failBatch(Batch b, Errors error, Written written, String detail) {
+        ProduceFailedException e = new ProduceFailedException(b.topicPartition, error, written, detail);
+        b.records.forEach(r -> r.future().completeExceptionally(e));
+    }
+
+    // ============================================================================ metadata
+
+    private int leaderOf(TopicPartition tp) {
+        PartitionRegistration p = partitions.get(tp);
+        return p == null ? PartitionRegistration.NO_LEADER : p.leader();
+    }
+
+    private void staleMetadata(List<Batch> batches) {
+        for (Batch b : batches) {
+            partitions.remove(b.topicPartition);
+            wantedTopics.add(b.topicPartition.topic());
+        }
+        requestMetadata();
+    }
+
+    private void wantTopic(String topic) {
+        if (wantedTopics.add(topic) || !knownTopics.contains(topic)) {
+            requestMetadata();
+        }
+    }
+
+    /** Coalesced: one Metadata request at a time, at most one per {@code retry.backoff.ms}. */
+    private void requestMetadata() {
+        if (closed) {
+            return;
+        }
+        if (metadataInFlight) {
+            metadataAgain = true;
+            return;
+        }
+        long waitMs = lastMetadataMs + config.retryBackoffMs() - now();
+        if (waitMs > 0) {
+            if (metadataTimer == null) {
+                metadataTimer = scheduler.schedule(sender, () -> {
+                    metadataTimer = null;
+                    requestMetadata();
+                }, waitMs);
+            }
+            return;
+        }
+        List<ClientConnection> nodes = metadataNodes();
+        if (nodes.isEmpty()) {
+            failMetadataWaiters(new DisconnectedException("No broker to ask for metadata (bootstrap.servers is empty)"));
+            return;
+        }
+        ClientConnection node = nodes.get(Math.floorMod(metadataNode, nodes.size()));
+        metadataInFlight = true;
+        lastMetadataMs = now();
+        node.send(Apis.METADATA, Apis.METADATA.maxVersion(), MetadataRequest.allTopics())
+                .whenComplete((response, error) -> onSender(() -> onMetadata(response, error), () -> { }));
+    }
+
+    private List<ClientConnection> metadataNodes() {
+        List<ClientConnection> nodes = new ArrayList<>();
+        new TreeSet<>(brokerAddresses.keySet()).forEach(id -> nodes.add(connectionTo(id)));
+        nodes.addAll(bootstrapConnections);
+        return nodes;
+    }
+
+    private void onMetadata(MetadataResponse response, Throwable error) {
+        metadataInFlight = false;
+        if (error != null) {
+            LOG.debug("Metadata request failed: {}", ProduceRetryPolicy.unwrap(error).toString());
+            metadataNode++; // the next node next time
+            metadataAgain = true;
+            failMetadataWaiters(error);
+        } else {
+            applyMetadata(response);
+            List<CompletableFuture<Void>> waiters = new ArrayList<>(metadataWaiters);
+            metadataWaiters.clear();
+            waiters.forEach(w -> w.complete(null));
+            // Still missing a leader for something waiting: ask again after the backoff.
+            metadataAgain = metadataAgain || accumulator.readyPartitions(now()).stream().anyMatch(tp -> leaderOf(tp) < 0);
+        }
+        if (metadataAgain) {
+            metadataAgain = false;
+            requestMetadata();
+        }
+        runSender();
+    }
+
+    /** Routes by {@code response} from now on (every topic is asked for, so it replaces what was known). */
+    private void applyMetadata(MetadataResponse response) {
+        for (BrokerEndpoint b : response.brokers()) {
+            brokerAddresses.put(b.brokerId(), InetSocketAddress.createUnresolved(b.host(), b.port()));
+        }
+        knownTopics.clear();
+        partitions.clear();
+        for (MetadataResponse.TopicMetadata t : response.topics()) {
+            if (t.error() == Errors.NONE) {
+                knownTopics.add(t.name());
+                t.partitions().forEach(p -> partitions.put(p.topicPartition(), p));
+            }
+        }
+    }
+
+    private void failMetadataWaiters(Throwable error) {
+        List<CompletableFuture<Void>> waiters = new ArrayList<>(metadataWaiters);
+        metadataWaiters.clear();
+        waiters.forEach(w -> w.completeExceptionally(error));
+    }
+
+    /** A fresh Metadata answer, asked now (on the sender). */
+    private CompletableFuture<Void> refreshedMetadata() {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        metadataWaiters.add(f);
+        if (!metadataInFlight) {
+            lastMetadataMs = Long.MIN_VALUE / 2; // asked for explicitly: no backoff
+        }
+        requestMetadata();
+        return f;
+    }
+
+    /**
+     * The cluster as a broker describes it now (a fresh Metadata request: brokers, controller id,
+     * every topic's partitions with leader, epochs, ISR, ELR), and what the client routes by from then on.
+     */
+    public CompletableFuture<MetadataResponse> metadata() {
+        CompletableFuture<MetadataResponse> out = new CompletableFuture<>();
+        onSender(() -> {
+            List<ClientConnection> nodes = metadataNodes();
+            if (nodes.isEmpty()) {
+                out.completeExceptionally(new DisconnectedException("No broker known: set bootstrap.servers"));
+                return;
+            }
+            ClientConnection node = nodes.get(Math.floorMod(metadataNode, nodes.size()));
+            node.send(Apis.METADATA, Apis.METADATA.maxVersion(), MetadataRequest.allTopics()).whenComplete((r, e) ->
+                    onSender(() -> {
+                        if (e != null) {
+                            metadataNode++;
+                            out.completeExceptionally(ProduceRetryPolicy.unwrap(e));
+                        } else {
+                            applyMetadata(r);
+                            out.complete(r);
+                            runSender();
+                        }
+                    }, () -> out.completeExceptionally(new DisconnectedException("the client is closed"))));
+        }, () -> out.completeExceptionally(new DisconnectedException("the client is closed")));
+        return out;
+    }
+
+    /**
+     * A topic's partitions as a broker has them now (leader, leader epoch, replicas, ISR, ELR,
+     * LastKnownElr). Fails with an {@link dev.insync.replication.log.ApiException}
+     * UNKNOWN_TOPIC_OR_PARTITION for a topic the broker does not know.
+     */
+    public CompletableFuture<List<PartitionRegistration>> describeTopic(String topic) {
+        return metadata().thenApply(md -> md.topics().stream().filter(t -> t.name().equals(topic)).findFirst()
+                .filter(t -> t.error() == Errors.NONE).map(MetadataResponse.TopicMetadata::partitions)
+                .orElseThrow(() -> new dev.insync.replication.log.ApiException(Errors.UNKNOWN_TOPIC_OR_PARTITION,
+                        "Topic " + topic + " is unknown to the cluster")));
+    }
+
+    /**
+     * Kafka's {@code kafka-topics.sh --describe} line of a partition:
+     * {@code Topic: T\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3\tElr: \tLastKnownElr: }.
+     */
+    public static String describeLine(PartitionRegistration p) {
+        return ControllerState.describeLine(p);
+    }
+
+    private ClientConnection connectionTo(int brokerId) {
+        return brokerConnections.computeIfAbsent(brokerId, id -> network.connection(config.clientId() + "->broker-" + id,
+                () -> Optional.ofNullable(brokerAddresses.get(id)), config.clientId()));
+    }
+
+    // ============================================================================ consume
+
+    /**
+     * One consumer fetch (replica id -1, FET-1) of {@code tp} from {@code offset}, from the leader the
+     * client knows (learned first if it knows none), carrying the leader epoch it knows so a deposed
+     * leader answers FENCED_LEADER_EPOCH. The leader holds it up to {@code fetch.max.wait.ms} while
+     * nothing is below its HW. Errors are values of the result, and those that say the client's
+     * leader is stale (NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH,
+     * UNKNOWN_TOPIC_OR_PARTITION, a lost connection) make it learn the leaders again before the next fetch.
+     */
+    public CompletableFuture<FetchResult> fetch(TopicPartition tp, long offset) {
+        CompletableFuture<FetchResult> out = new CompletableFuture<>();
+        Runnable whenClosed = () -> out.complete(FetchResult.failed(tp, Errors.NETWORK_EXCEPTION, offset));
+        onSender(() -> {
+            if (partitions.containsKey(tp) && leaderOf(tp) >= 0) {
+                sendFetch(tp, offset, out, whenClosed);
+                return;
+            }
+            wantedTopics.add(tp.topic());
+            refreshedMetadata().whenComplete((v, e) -> onSender(() -> {
+                if (leaderOf(tp) < 0) {
+                    out.complete(FetchResult.failed(tp, e != null ? Errors.NETWORK_EXCEPTION
+                            : partitions.containsKey(tp) ? Errors.NOT_LEADER_OR_FOLLOWER
+                            : Errors.UNKNOWN_TOPIC_OR_PARTITION, offset));
+                } else {
+                    sendFetch(tp, offset, out, whenClosed);
+                }
+            }, whenClosed));
+        }, whenClosed);
+        return out;
+    }
+
+    private void sendFetch(TopicPartition tp, long offset, CompletableFuture<FetchResult> out, Runnable whenClosed) {
+        PartitionRegistration p = partitions.get(tp);
+        FetchRequest request = FetchRequest.consumer().maxWaitMs(config.fetchMaxWaitMs()).minBytes(1)
+                .maxBytes(config.maxPartitionFetchBytes())
+                .partition(tp, FetchRequest.PartitionData.at(offset, config.maxPartitionFetchBytes())
+                        .withCurrentLeaderEpoch(p.leaderEpoch()))
+                .build();
+        connectionTo(p.leader()).send(Apis.FETCH, Apis.FETCH.maxVersion(), request).whenComplete((response, error) ->
+                onSender(() -> out.complete(onFetchAnswer(tp, offset, response, error)), whenClosed));
+    }
+
+    private FetchResult onFetchAnswer(TopicPartition tp, long offset, FetchResponse response, Throwable error) {
+        if (error != null) {
+            partitions.remove(tp);
+            requestMetadata();
+            Throwable t = ProduceRetryPolicy.unwrap(error);
+            return FetchResult.failed(tp, t instanceof TimeoutException ? Errors.REQUEST_TIMED_OUT
+                    : Errors.NETWORK_EXCEPTION, offset);
+        }
+        FetchResponse.PartitionData data = response.partitions().get(tp);
+        if (data == null) {
+            return FetchResult.failed(tp, response.error() != Errors.NONE ? response.error() : Errors.UNKNOWN_SERVER_ERROR,
+                    offset);
+        }
+        if (data.error() != Errors.NONE) {
+            if (data.error() != Errors.OFFSET_OUT_OF_RANGE) {
+                partitions.remove(tp);
+                requestMetadata();
+            }
+            return new FetchResult(tp, data.error(), List.of(), offset, data.highWatermark(), data.logStartOffset());
+        }
+        List<ConsumerRecord> out = new ArrayList<>();
+        long next = offset;
+        for (RecordBatch batch : data.records().toMemoryRecords().batches()) {
+            for (Record r : batch.records()) {
+                // A batch may start before the fetch offset (LOG-3); FET-1: nothing at or above the HW.
+                if (r.offset() >= offset && r.offset() < data.highWatermark()) {
+                    out.add(ConsumerRecord.of(tp, batch, r));
+                    next = r.offset() + 1;
+                }
+            }
+        }
+        return new FetchResult(tp, Errors.NONE, out, next, data.highWatermark(), data.logStartOffset());
+    }
+
+    /** A consumer of one partition starting at {@code offset}, following leader changes. */
+    public PartitionConsumer consumer(TopicPartition tp, long offset) {
+        return new PartitionConsumer(this, tp, offset);
+    }
+
+    Scheduler scheduler() {
+        return scheduler;
+    }
+
+    // ============================================================================ admin
+
+    /**
+     * Creates a topic with {@code partitions} partitions of {@code replicationFactor} replicas placed
+     * by the controller, and {@code configs} ({@code min.insync.replicas}, ...). Sent to
+     * {@code bootstrap.controllers} when set, else to a broker, which serves it only if its
+     * binding forwards admin requests to its controller (answered UNSUPPORTED_VERSION otherwise).
+     * Completes with the partitions as created.
+     */
+    public CompletableFuture<List<PartitionRegistration>> createTopic(String topic, int partitions, int replicationFactor,
+                                                                      Map<String, String> configs) {
+        CreateTopicRequest request = CreateTopicRequest.withPlacement(topic, partitions, replicationFactor, configs);
+        return adminCall(c -> admin.createTopic(request), ControllerApis.CREATE_TOPICS, request);
+    }
+
+    /**
+     * A topic as the controller has it, with its {@code min.insync.replicas} and
+     * {@code unclean.leader.election.enable}: via {@code bootstrap.controllers}, else a forwarding broker.
+     */
+    public CompletableFuture<TopicDescription> describeTopicConfigs(String topic) {
+        return adminCall(c -> admin.describeTopic(topic), ControllerApis.DESCRIBE_TOPIC_PARTITIONS, topic);
+    }
+
+    private <Q, T> CompletableFuture<T> adminCall(Function<ControllerAdmin, CompletableFuture<T>> viaControllers,
+                                                  dev.insync.replication.netty.protocol.Api<Q, ControllerReply<T>> api,
+                                                  Q request) {
+        if (admin.hasControllers()) {
+            return viaControllers.apply(admin);
+        }
+        CompletableFuture<T> out = new CompletableFuture<>();
+        onSender(() -> {
+            List<ClientConnection> nodes = metadataNodes();
+            if (nodes.isEmpty()) {
+                out.completeExceptionally(new DisconnectedException("No broker or controller known"));
+                return;
+            }
+            ClientConnection node = nodes.get(Math.floorMod(metadataNode, nodes.size()));
+            node.send(api, api.maxVersion(), request).whenComplete((reply, e) -> {
+                if (e != null) {
+                    Throwable t = ProduceRetryPolicy.unwrap(e);
+                    if (t instanceof RequestFailedException r
+                            && r.errorCode() == dev.insync.replication.netty.protocol.ErrorCodes.UNSUPPORTED_VERSION) {
+                        out.completeExceptionally(new UnsupportedOperationException(node + " does not serve "
+                                + api.name() + " (a broker forwards it to the controller only if its binding registers "
+                                + "AdminForwardingHandlers); set bootstrap.controllers to reach a controller directly", t));
+                    } else {
+                        out.completeExceptionally(t);
+                    }
+                } else {
+                    ControllerAdmin.complete(out, reply, node.toString());
+                }
+            });
+        }, () -> out.completeExceptionally(new DisconnectedException("the client is closed")));
+        return out;
+    }
+
+    // ============================================================================ life
+
+    private long now() {
+        return scheduler.time().milliseconds();
+    }
+
+    private void onSender(Runnable task, Runnable ifRejected) {
+        try {
+            sender.execute(task);
+        } catch (RejectedExecutionException e) {
+            ifRejected.run();
+        }
+    }
+
+    /**
+     * Sends what waits (as {@link #flush()}), waits for the outcomes up to {@code delivery.timeout.ms}
+     * (at most {@link #CLOSE_TIMEOUT_MS}), then fails what is left, closes the connections and stops
+     * the client's threads. Idempotent.
+     */
+    @Override
+    public void close() {
+        try {
+            flush().get(Math.min(config.deliveryTimeoutMs(), CLOSE_TIMEOUT_MS), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.warn("Closing with records still unacknowledged: {}", e.toString());
+        }
+        CompletableFuture<Void> stopped = new CompletableFuture<>();
+        onSender(() -> {
+            closed = true;
+            for (Batch b : accumulator.drainAll()) {
+                failBatch(b, Errors.NETWORK_EXCEPTION, Written.NO, "the client closed before sending it");
+            }
+            if (wakeTimer != null) {
+                wakeTimer.cancel();
+            }
+            if (metadataTimer != null) {
+                metadataTimer.cancel();
+            }
+            stopped.complete(null);
+        }, () -> stopped.complete(null));
+        try {
+            stopped.get(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.warn("The sender did not stop in time: {}", e.toString());
+        }
+        admin.close();
+        network.close(); // in-flight requests fail; their records' futures fail on the sender (UNKNOWN)
+        if (ownsScheduler && scheduler instanceof ThreadScheduler t) {
+            t.close();
+        }
+    }
+
+    /** For tests: the broker ids this client has seen in Metadata and the leaders it routes by. */
+    CompletableFuture<Map<TopicPartition, Integer>> knownLeaders() {
+        CompletableFuture<Map<TopicPartition, Integer>> f = new CompletableFuture<>();
+        onSender(() -> {
+            Map<TopicPartition, Integer> m = new HashMap<>();
+            partitions.forEach((tp, p) -> m.put(tp, p.leader()));
+            f.complete(m);
+        }, () -> f.complete(Map.of()));
+        return f;
+    }
+
+    /** The leader epoch the client knows for {@code tp}, if any (for tests). */
+    CompletableFuture<OptionalInt> knownLeaderEpoch(TopicPartition tp) {
+        CompletableFuture<OptionalInt> f = new CompletableFuture<>();
+        onSender(() -> {
+            PartitionRegistration p = partitions.get(tp);
+            f.complete(p == null ? OptionalInt.empty() : OptionalInt.of(p.leaderEpoch()));
+        }, () -> f.complete(OptionalInt.empty()));
+        return f;
+    }
+}

@@ -1,0 +1,235 @@
+package dev.insync.replication.netty.client;
+
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.record.Header;
+import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.RecordBatch;
+import dev.insync.replication.log.record.RecordBatchBuilder;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+
+/**
+ * The producer's batching, as plain logic over a clock value (no threads, no I/O): records wait per
+ * partition in batches; a partition's oldest batch is ready to send when it is full
+ * ({@code batch.size} bytes, or a newer batch exists behind it), when its first record has waited
+ * {@code linger.ms}, or when a flush asks for everything. A batch given back for a retry goes to the
+ * front of its partition, ready after its backoff. Not thread-safe: the client's sender owns it.
+ */
+final class RecordAccumulator {
+
+    /** Upper bound of a record's framing in a v2 batch: length, attributes, timestamp and offset deltas, key/value lengths, header count. */
+    static final int RECORD_OVERHEAD_BYTES = 5 + 1 + 10 + 5 + 5 + 5 + 5;
+
+    /** One record waiting for its outcome. */
+    record PendingRecord(long timestampMs, byte[] key, byte[] value, List<Header> headers,
+                         CompletableFuture<RecordMetadata> future) {
+    }
+
+    /** Records of one partition sent together as one v2 batch. */
+    static final class Batch {
+        final TopicPartition topicPartition;
+        final long createdMs;
+        final long sequence;
+        final List<PendingRecord> records = new ArrayList<>();
+        int estimatedBytes = RecordBatch.HEADER_SIZE;
+        int attempts;
+        long retryAtMs;
+        /** Built once, on the first send; a retry resends the same bytes. */
+        private MemoryRecords built;
+
+        Batch(TopicPartition topicPartition, long createdMs, long sequence) {
+            this.topicPartition = topicPartition;
+            this.createdMs = createdMs;
+            this.sequence = sequence;
+        }
+
+        MemoryRecords records() {
+            if (built == null) {
+                RecordBatchBuilder b = new RecordBatchBuilder(0);
+                records.forEach(r -> b.append(r.timestampMs(), r.key(), r.value(), r.headers()));
+                built = b.build();
+            }
+            return built;
+        }
+
+        int recordCount() {
+            return records.size();
+        }
+
+        @Override
+        public String toString() {
+            return "Batch(" + topicPartition + ", " + records.size() + " records, ~" + estimatedBytes + " bytes, attempt "
+                    + attempts + ")";
+        }
+    }
+
+    private final int batchSizeBytes;
+    private final long lingerMs;
+    private final Map<TopicPartition, ArrayDeque<Batch>> partitions = new LinkedHashMap<>();
+    private boolean flushing;
+    private int batchCount;
+    private long nextSequence;
+
+    RecordAccumulator(int batchSizeBytes, long lingerMs) {
+        this.batchSizeBytes = batchSizeBytes;
+        this.lingerMs = lingerMs;
+    }
+
+    /** An upper bound of what a record adds to a batch. */
+    static int estimateBytes(byte[] key, byte[] value, List<Header> headers) {
+        int size = RECORD_OVERHEAD_BYTES + (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
+        for (Header h : headers) {
+            size += 10 + h.key().getBytes(StandardCharsets.UTF_8).length + (h.value() == null ? 0 : h.value().length);
+        }
+        return size;
+    }
+
+    /**
+     * Adds a record to its partition's last batch if it fits in {@code batch.size} (or that batch is
+     * empty), else to a new batch.
+     */
+    void append(TopicPartition tp, PendingRecord record, long nowMs) {
+        ArrayDeque<Batch> queue = partitions.computeIfAbsent(tp, k -> new ArrayDeque<>());
+        int bytes = estimateBytes(record.key(), record.value(), record.headers());
+        Batch last = queue.peekLast();
+        if (last == null || last.attempts > 0 || (last.estimatedBytes + bytes > batchSizeBytes && !last.records.isEmpty())) {
+            last = new Batch(tp, nowMs, nextSequence++);
+            queue.addLast(last);
+            batchCount++;
+        }
+        last.records.add(record);
+        last.estimatedBytes += bytes;
+    }
+
+    /** Whether {@code b}, the oldest batch of its partition, may be sent at {@code nowMs}. */
+    private boolean ready(Batch b, int queued, long nowMs) {
+        if (b.attempts > 0) {
+            return nowMs >= b.retryAtMs;
+        }
+        return flushing || queued > 1 || b.estimatedBytes >= batchSizeBytes || nowMs - b.createdMs >= lingerMs;
+    }
+
+    /**
+     * Removes and returns the ready oldest batch of every partition {@code sendable} accepts (its
+     * leader is known and has room), at most one per partition, in partition order.
+     */
+    List<Batch> drainReady(long nowMs, Predicate<TopicPartition> sendable) {
+        List<Batch> out = new ArrayList<>();
+        for (Iterator<Map.Entry<TopicPartition, ArrayDeque<Batch>>> it = partitions.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<TopicPartition, ArrayDeque<Batch>> e = it.next();
+            ArrayDeque<Batch> queue = e.getValue();
+            Batch head = queue.peekFirst();
+            if (head != null && ready(head, queue.size(), nowMs) && sendable.test(e.getKey())) {
+                out.add(queue.pollFirst());
+                batchCount--;
+            }
+            if (queue.isEmpty()) {
+                it.remove();
+            }
+        }
+        if (batchCount == 0) {
+            flushing = false;
+        }
+        return out;
+    }
+
+    /** Partitions whose oldest batch is ready at {@code nowMs} (the ones whose leader is needed). */
+    List<TopicPartition> readyPartitions(long nowMs) {
+        List<TopicPartition> out = new ArrayList<>();
+        partitions.forEach((tp, q) -> {
+            if (!q.isEmpty() && ready(q.peekFirst(), q.size(), nowMs)) {
+                out.add(tp);
+            }
+        });
+        return out;
+    }
+
+    /** Puts a batch back at the front of its partition, to be sent again at {@code retryAtMs}. */
+    void reenqueue(Batch batch, long retryAtMs) {
+        batch.retryAtMs = retryAtMs;
+        ArrayDeque<Batch> queue = partitions.computeIfAbsent(batch.topicPartition, k -> new ArrayDeque<>());
+        // Back in creation order: two batches of a partition failing in flight keep their order.
+        List<Batch> rest = new ArrayList<>(queue);
+        queue.clear();
+        boolean placed = false;
+        for (Batch b : rest) {
+            if (!placed && b.sequence > batch.sequence) {
+                queue.addLast(batch);
+                placed = true;
+            }
+            queue.addLast(b);
+        }
+        if (!placed) {
+            queue.addLast(batch);
+        }
+        batchCount++;
+    }
+
+    /** Removes and returns every waiting batch created at or before {@code createdAtOrBeforeMs} (delivery.timeout.ms). */
+    List<Batch> expire(long createdAtOrBeforeMs) {
+        List<Batch> out = new ArrayList<>();
+        for (Iterator<ArrayDeque<Batch>> it = partitions.values().iterator(); it.hasNext(); ) {
+            ArrayDeque<Batch> queue = it.next();
+            for (Iterator<Batch> bi = queue.iterator(); bi.hasNext(); ) {
+                Batch b = bi.next();
+                if (b.createdMs <= createdAtOrBeforeMs) {
+                    out.add(b);
+                    bi.remove();
+                    batchCount--;
+                }
+            }
+            if (queue.isEmpty()) {
+                it.remove();
+            }
+        }
+        return out;
+    }
+
+    /** Removes and returns every waiting batch (on close). */
+    List<Batch> drainAll() {
+        return expire(Long.MAX_VALUE);
+    }
+
+    /** From now until the accumulator is empty, every batch is ready (Kafka's {@code flush()}). */
+    void beginFlush() {
+        if (batchCount > 0) {
+            flushing = true;
+        }
+    }
+
+    /**
+     * The earliest time after {@code nowMs} at which a waiting batch becomes ready (linger, retry
+     * backoff) or reaches its delivery timeout, or {@link Long#MAX_VALUE}. Batches ready already are
+     * not counted: they wait for a leader or for room in flight, and those events wake the sender.
+     */
+    long nextDeadlineMs(long nowMs, long deliveryTimeoutMs) {
+        long next = Long.MAX_VALUE;
+        for (ArrayDeque<Batch> q : partitions.values()) {
+            Batch head = q.peekFirst();
+            if (head != null && !ready(head, q.size(), nowMs)) {
+                next = Math.min(next, head.attempts > 0 ? head.retryAtMs : head.createdMs + lingerMs);
+            }
+            for (Batch b : q) {
+                next = Math.min(next, b.createdMs + deliveryTimeoutMs);
+            }
+        }
+        return next;
+    }
+
+    /** Batches waiting (not in flight). */
+    int batchCount() {
+        return batchCount;
+    }
+
+    boolean isEmpty() {
+        return batchCount == 0;
+    }
+}

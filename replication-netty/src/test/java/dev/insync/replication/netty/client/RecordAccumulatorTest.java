@@ -1,0 +1,124 @@
+package dev.insync.replication.netty.client;
+
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.netty.client.RecordAccumulator.Batch;
+import dev.insync.replication.netty.client.RecordAccumulator.PendingRecord;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Batching by batch.size and linger.ms, on a clock value the test sets (no threads, no time passing by itself). */
+class RecordAccumulatorTest {
+
+    private static final TopicPartition A = new TopicPartition("t", 0);
+    private static final TopicPartition B = new TopicPartition("t", 1);
+
+    private static PendingRecord record(int valueBytes) {
+        return new PendingRecord(0L, null, new byte[valueBytes], List.of(), new CompletableFuture<>());
+    }
+
+    @Test
+    @DisplayName("linger.ms: a batch that is not full waits until its first record is linger.ms old, then is drained with every record appended meanwhile")
+    void lingerHoldsAPartialBatch() {
+        RecordAccumulator acc = new RecordAccumulator(16_384, 10);
+        acc.append(A, record(10), 1_000);
+        acc.append(A, record(10), 1_005);
+        assertThat(acc.drainReady(1_009, tp -> true)).isEmpty();
+        assertThat(acc.nextDeadlineMs(1_009, 120_000)).isEqualTo(1_010);
+        List<Batch> drained = acc.drainReady(1_010, tp -> true);
+        assertThat(drained).hasSize(1);
+        assertThat(drained.get(0).recordCount()).isEqualTo(2);
+        assertThat(drained.get(0).records().batches()).hasSize(1);
+        assertThat(acc.isEmpty()).isTrue();
+    }
+
+    @Test
+    @DisplayName("linger.ms=0 sends each partition's batch at once")
+    void lingerZero() {
+        RecordAccumulator acc = new RecordAccumulator(16_384, 0);
+        acc.append(A, record(10), 5);
+        acc.append(B, record(10), 5);
+        assertThat(acc.drainReady(5, tp -> true)).extracting(b -> b.topicPartition).containsExactly(A, B);
+    }
+
+    @Test
+    @DisplayName("batch.size: a record that would overflow the batch starts a new one; the full batch is ready before linger.ms, the new one is not")
+    void batchSizeClosesABatch() {
+        int perRecord = RecordAccumulator.estimateBytes(null, new byte[100], List.of());
+        int batchSize = 61 + 3 * perRecord; // header plus three records
+        RecordAccumulator acc = new RecordAccumulator(batchSize, 60_000);
+        for (int i = 0; i < 4; i++) {
+            acc.append(A, record(100), 0);
+        }
+        assertThat(acc.batchCount()).isEqualTo(2);
+        List<Batch> first = acc.drainReady(0, tp -> true);
+        assertThat(first).hasSize(1);
+        assertThat(first.get(0).recordCount()).isEqualTo(3);
+        assertThat(acc.drainReady(0, tp -> true)).as("the fourth record lingers").isEmpty();
+        assertThat(acc.drainReady(60_000, tp -> true).get(0).recordCount()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("a record larger than batch.size goes alone into its own batch, which is ready at once")
+    void oversizedRecord() {
+        RecordAccumulator acc = new RecordAccumulator(100, 60_000);
+        acc.append(A, record(1_000), 0);
+        assertThat(acc.drainReady(0, tp -> true).get(0).recordCount()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("flush makes every batch ready now, until the accumulator is empty")
+    void flush() {
+        RecordAccumulator acc = new RecordAccumulator(16_384, 60_000);
+        acc.append(A, record(1), 0);
+        acc.beginFlush();
+        assertThat(acc.drainReady(0, tp -> true)).hasSize(1);
+        acc.append(A, record(1), 0);
+        assertThat(acc.drainReady(0, tp -> true)).as("the flush ended when the accumulator emptied").isEmpty();
+    }
+
+    @Test
+    @DisplayName("a partition whose leader is unknown or busy keeps its batch; others are drained; one batch per partition per drain")
+    void sendablePredicate() {
+        RecordAccumulator acc = new RecordAccumulator(16_384, 0);
+        acc.append(A, record(1), 0);
+        acc.append(B, record(1), 0);
+        acc.append(B, record(100_000), 0); // a second batch of B
+        assertThat(acc.drainReady(0, tp -> tp.equals(B))).extracting(b -> b.topicPartition).containsExactly(B);
+        assertThat(acc.batchCount()).isEqualTo(2);
+        assertThat(acc.drainReady(0, tp -> true)).extracting(b -> b.topicPartition).containsExactly(A, B);
+    }
+
+    @Test
+    @DisplayName("a retried batch waits retry.backoff.ms at the front of its partition, and two batches failing in flight keep their order")
+    void retryKeepsOrder() {
+        RecordAccumulator acc = new RecordAccumulator(10, 0);
+        acc.append(A, record(1), 0);
+        acc.append(A, record(1), 0);
+        Batch first = acc.drainReady(0, tp -> true).get(0);
+        Batch second = acc.drainReady(0, tp -> true).get(0);
+        first.attempts++;
+        second.attempts++;
+        acc.reenqueue(second, 100); // answers may come back in any order
+        acc.reenqueue(first, 100);
+        assertThat(acc.drainReady(99, tp -> true)).isEmpty();
+        assertThat(acc.nextDeadlineMs(99, 120_000)).isEqualTo(100);
+        assertThat(acc.drainReady(100, tp -> true)).containsExactly(first);
+        assertThat(acc.drainReady(100, tp -> true)).containsExactly(second);
+    }
+
+    @Test
+    @DisplayName("delivery.timeout.ms: batches created at or before the cut-off are removed for failing, younger ones stay")
+    void expire() {
+        RecordAccumulator acc = new RecordAccumulator(10, 60_000);
+        acc.append(A, record(1), 0);
+        acc.append(A, record(1), 50);
+        assertThat(acc.nextDeadlineMs(10, 1_000)).isEqualTo(1_000);
+        assertThat(acc.expire(0)).hasSize(1);
+        assertThat(acc.batchCount()).isEqualTo(1);
+    }
+}
