@@ -31,6 +31,7 @@ import java.util.Properties;
                 SimulateCommand.class,
                 DumpLogCommand.class,
                 BrokerCommand.class,
+                ChaosCommand.class,
         })
 public final class InsyncCli implements Runnable {
 
