@@ -1,5 +1,6 @@
 package dev.insync.replication.cli;
 
+import dev.insync.replication.cli.chaos.ChaosRun;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.netty.client.InsyncClient;
@@ -55,18 +56,9 @@ class ProcessClusterProcessesTest {
         ProcessGroup.reapLeftovers(dir.resolve("pids"));
     }
 
-    /** Short timeouts so fencing and elections happen within a test's seconds. */
+    /** The chaos run's cluster (short timeouts: fencing and elections within seconds), PID files under the test's directory. */
     static ProcessCluster.Builder fastCluster(Path dir) {
-        return ProcessCluster.builder(dir.resolve("cluster"))
-                .pidDirectory(dir.resolve("pids"))
-                .property("broker.session.timeout.ms", 3000)
-                .property("broker.heartbeat.interval.ms", 300)
-                .property("num.network.threads", 1)
-                .property("num.io.threads", 2)
-                .controllerProperty("controller.quorum.election.timeout.ms", 500)
-                .brokerProperty("replica.lag.time.max.ms", 3000)
-                .brokerProperty("replica.fetch.wait.max.ms", 200)
-                .brokerProperty("insync.controlled.shutdown.timeout.ms", 15000);
+        return ChaosRun.clusterBuilder(dir).pidDirectory(dir.resolve("pids"));
     }
 
     static String controllers(ProcessCluster cluster) {
@@ -182,7 +174,7 @@ class ProcessClusterProcessesTest {
     }
 
     @Test
-    @DisplayName("ISR-3, PRO-2 on processes: a leader blackholed from its followers shrinks the ISR to itself, acks=all"
+    @DisplayName("ISR-1, ISR-2, PRO-2 on processes: a leader blackholed from its followers shrinks the ISR to itself, acks=all"
             + " is refused below min ISR, and after the heal the ISR regrows and acks=all succeeds")
     void leaderCutFromItsFollowersShrinksTheIsr() throws Exception {
         cluster = fastCluster(dir).brokers(3).controllers(1).start();
@@ -197,7 +189,7 @@ class ProcessClusterProcessesTest {
                 cluster.blackhole(leader, b);
             }
         }
-        // ISR-3: a follower is out of sync only once the leader's LEO moved past it, so write something.
+        // ISR-1: a follower is out of sync only once the leader's LEO moved past it, so write something.
         var stalled = client.send(tp, null, "stalled".getBytes(StandardCharsets.UTF_8));
         awaitPartition(tp, r -> r.leader() == leader && r.isr().equals(List.of(leader)));
         assertThat(stalled).failsWithin(30, TimeUnit.SECONDS);

@@ -22,13 +22,13 @@ import java.util.TreeMap;
  * What {@code insync chaos} prints: acknowledged acks=all writes, those lost (the final read does
  * not hold them at their offset: must be 0), values read more than once (duplicated), the longest
  * time during the faults with no acks=all success (unavailability), how long each partition took to
- * become whole after the heal, the faults injected and the {@link InvariantChecker}'s violations.
+ * become whole after the heal, the slowest acks=all call (bounded by delivery.timeout.ms), the faults injected and the {@link InvariantChecker}'s violations.
  *
  * @param lostExamples up to {@value #EXAMPLES} lost writes, {@code partition@offset=value}
  */
 public record ChaosReport(long seed, long seconds, int acknowledged, int failed, int consumed, int lost,
                           List<String> lostExamples, int duplicated, long longestUnavailableMs,
-                          long longestUnavailableFromMs, int windowsOver5s, Map<Integer, Long> healedAfterMs,
+                          long longestUnavailableFromMs, int windowsOver5s, long slowestCallMs, Map<Integer, Long> healedAfterMs,
                           Map<String, Integer> faults, List<String> violations) {
 
     /** Lost writes quoted in the report. */
@@ -58,13 +58,16 @@ public record ChaosReport(long seed, long seconds, int acknowledged, int failed,
         List<Long> successTimes = new ArrayList<>();
         int failed = 0;
         int consumed = 0;
+        long slowest = 0;
         for (HistoryEvent e : events) {
             if (e instanceof ProduceInvoke inv) {
                 invokes.put(inv.id(), inv);
             } else if (e instanceof ProduceOk ok && isWorkload(invokes.get(ok.id()))) {
                 successTimes.add(ok.t());
+                slowest = Math.max(slowest, ok.t() - invokes.get(ok.id()).t());
             } else if (e instanceof ProduceFail f && isWorkload(invokes.get(f.id()))) {
                 failed++;
+                slowest = Math.max(slowest, f.t() - invokes.get(f.id()).t());
             } else if (e instanceof Consume c) {
                 consumed++;
                 if (FINAL_READER.equals(c.client())) {
@@ -116,7 +119,7 @@ public record ChaosReport(long seed, long seconds, int acknowledged, int failed,
         }
         List<String> violations = verdict.violations().stream().map(Violation::toString).toList();
         return new ChaosReport(settings.seed(), settings.seconds(), acknowledged, failed, consumed, lost, examples,
-                duplicated, longest, longestFrom, over5s, healedAfterMs, faults, violations);
+                duplicated, longest, longestFrom, over5s, slowest, healedAfterMs, faults, violations);
     }
 
     private static boolean isWorkload(ProduceInvoke inv) {
@@ -131,7 +134,7 @@ public record ChaosReport(long seed, long seconds, int acknowledged, int failed,
         out.add("lost: " + lost + (lostExamples.isEmpty() ? "" : " " + lostExamples));
         out.add("duplicated: " + duplicated);
         out.add("longest unavailability: " + longestUnavailableMs + " ms (from t=" + longestUnavailableFromMs
-                + " ms); windows over 5 s: " + windowsOver5s);
+                + " ms); windows over 5 s: " + windowsOver5s + "; slowest call: " + slowestCallMs + " ms");
         out.add("whole again after the heal (ms, by partition): " + new TreeMap<>(healedAfterMs));
         out.add("invariants: " + (violations.isEmpty() ? "clean" : violations.size() + " violation(s)"));
         violations.forEach(v -> out.add("  " + v));
@@ -153,6 +156,7 @@ public record ChaosReport(long seed, long seconds, int acknowledged, int failed,
         m.put("longestUnavailableMs", longestUnavailableMs);
         m.put("longestUnavailableFromMs", longestUnavailableFromMs);
         m.put("windowsOver5s", windowsOver5s);
+        m.put("slowestCallMs", slowestCallMs);
         Map<String, Object> healed = new TreeMap<>();
         healedAfterMs.forEach((p, ms) -> healed.put(Integer.toString(p), ms));
         m.put("healedAfterMs", healed);

@@ -128,9 +128,12 @@ public final class ChaosRun {
             long faultsStart = recorder.now();
             workload.forEach(Thread::start);
             ChaosNemesis nemesis = new ChaosNemesis(cluster, recorder, settings.seed(), settings.faults());
+            long faultsEnd;
             try {
                 nemesis.run(faultsStart + settings.seconds() * 1000);
             } finally {
+                // The fault phase ends with the nemesis; calls still outstanding finish afterwards.
+                faultsEnd = recorder.now();
                 stopWorkload = true;
                 for (Thread t : workload) {
                     t.join(DELIVERY_TIMEOUT_MS + DEADLINE_SLACK_MS + 10_000);
@@ -139,7 +142,6 @@ public final class ChaosRun {
                     }
                 }
             }
-            long faultsEnd = recorder.now();
             log.println("chaos: faults over at t=" + faultsEnd + " ms; healing");
             log.flush();
             for (int id : cluster.controllerIds()) {
