@@ -31,7 +31,7 @@ public final class ChaosNemesis {
         PAUSE,
         /** A broker cut by its proxies: from everything, from one peer (one way or both), or from the controllers. */
         PARTITION,
-        /** A controller killed (restarted after) or paused: with one controller, the controller. */
+        /** The active controller killed (restarted after), paused, or cut from every broker. */
         CONTROLLER;
 
         static Set<Kind> parse(String list) {
@@ -126,16 +126,30 @@ public final class ChaosNemesis {
             }
             case PARTITION -> partition(broker, brokers);
             case CONTROLLER -> {
-                if (random.nextBoolean()) {
-                    fault("controller-kill", List.of(controller), Map.of());
-                    cluster.kill(controller);
-                    undo = () -> restart(controller);
-                } else {
-                    fault("controller-pause", List.of(controller), Map.of());
-                    cluster.pause(controller);
+                // The active controller when its output names one, else any.
+                java.util.OptionalInt active = cluster.activeController();
+                int target = active.orElse(controller);
+                Map<String, Object> params = Map.of("active", active.isPresent());
+                int shape = random.nextInt(3);
+                if (shape == 0) {
+                    fault("controller-kill", List.of(target), params);
+                    cluster.kill(target);
+                    undo = () -> restart(target);
+                } else if (shape == 1) {
+                    fault("controller-pause", List.of(target), params);
+                    cluster.pause(target);
                     undo = () -> {
-                        cluster.resume(controller);
-                        fault("controller-resume", List.of(controller), Map.of());
+                        cluster.resume(target);
+                        fault("controller-resume", List.of(target), Map.of());
+                    };
+                } else {
+                    fault("controller-cut", List.of(target), params);
+                    for (int b : brokers) {
+                        cluster.blackhole(b, target, Flow.BOTH_WAYS);
+                    }
+                    undo = () -> {
+                        int reset = cluster.heal();
+                        fault("heal", List.of(), Map.of("resetConnections", reset));
                     };
                 }
             }

@@ -192,6 +192,40 @@ public final class ProcessCluster implements AutoCloseable {
         return m;
     }
 
+    /**
+     * The active controller as the controllers' own output last said: the node of the highest epoch
+     * in a {@value #ACTIVE_CONTROLLER_LINE} line ({@code QuorumController} logs it when it becomes
+     * active). Empty before any did. Output only, so a controller that lost its quorum a moment ago
+     * may still be named.
+     */
+    public java.util.OptionalInt activeController() {
+        int best = -1;
+        long bestEpoch = -1;
+        for (int id : controllerIds()) {
+            Path log = group.logDir().resolve(node(id).processName() + ".log");
+            String text;
+            try {
+                text = Files.exists(log) ? new String(Files.readAllBytes(log), StandardCharsets.UTF_8) : "";
+            } catch (IOException e) {
+                continue;
+            }
+            java.util.regex.Matcher m = ACTIVE.matcher(text);
+            while (m.find()) {
+                long epoch = Long.parseLong(m.group(2));
+                if (epoch > bestEpoch) {
+                    bestEpoch = epoch;
+                    best = Integer.parseInt(m.group(1));
+                }
+            }
+        }
+        return best < 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(best);
+    }
+
+    /** What {@code QuorumController} logs when it becomes the active controller. */
+    public static final String ACTIVE_CONTROLLER_LINE = "Controller node N is the active controller in epoch E";
+    private static final java.util.regex.Pattern ACTIVE =
+            java.util.regex.Pattern.compile("Controller node (\\d+) is the active controller in epoch (\\d+)");
+
     // ------------------------------------------------------------------ process faults
 
     /** SIGSTOP to node {@code id}: it freezes, its connections stay open. */
@@ -508,7 +542,9 @@ public final class ProcessCluster implements AutoCloseable {
          */
         public ProcessCluster start() throws IOException, InterruptedException {
             Files.createDirectories(directory);
-            List<Integer> ports = LoopbackPorts.free(brokers + 2 * controllers);
+            // Below the ephemeral range: a proxy bound to port 0 or an outgoing connection never takes a
+            // node's port, so a node restarted on it finds it free.
+            List<Integer> ports = LoopbackPorts.freeBelowEphemeralRange(brokers + 2 * controllers);
             Map<Integer, Node> nodes = new LinkedHashMap<>();
             int next = 0;
             for (int i = 0; i < controllers; i++) {

@@ -69,6 +69,11 @@ class ProcessClusterTest {
             // broker -> broker both ways, broker -> controller: 3*2 + 3*3
             assertThat(cluster.proxies()).hasSize(15);
 
+            // Node ports lie below the ephemeral range, so no proxy or outgoing connection can take one.
+            for (int id : List.of(1, 2, 3, 1001, 1002, 1003)) {
+                assertThat(cluster.node(id).listenerPort()).isBetween(LoopbackPorts.LOWEST_STABLE_PORT,
+                        LoopbackPorts.ephemeralLow() - 1);
+            }
             Properties b1 = config(cluster, 1);
             assertThat(b1.getProperty("process.roles")).isEqualTo("broker");
             assertThat(b1.getProperty("replica.lag.time.max.ms")).isEqualTo("5000");
@@ -92,6 +97,15 @@ class ProcessClusterTest {
             assertThat(cluster.proxy(1, 2).target().getPort()).isEqualTo(cluster.node(2).listenerPort());
             assertThat(echoThrough(cluster.proxy(1, 2).address())).contains("ping");
             assertThatThrownBy(() -> cluster.proxy(1001, 1)).isInstanceOf(IllegalArgumentException.class);
+            // The stand-ins never claim to be active; a controller's output that does names it.
+            assertThat(cluster.activeController()).isEmpty();
+            java.nio.file.Files.writeString(cluster.process(1002).logFile(),
+                    "INFO Controller node 1002 is the active controller in epoch 7 at offset 3\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+            java.nio.file.Files.writeString(cluster.process(1001).logFile(),
+                    "INFO Controller node 1001 is the active controller in epoch 6 at offset 1\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+            assertThat(cluster.activeController()).hasValue(1002);
             assertThatThrownBy(() -> cluster.blackhole(1001, 1002)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("Raft");
         }
