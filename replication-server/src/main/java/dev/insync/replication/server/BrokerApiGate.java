@@ -10,6 +10,7 @@ import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.core.rpc.RecordsForm;
+import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.record.MemoryRecords;
 import dev.insync.replication.netty.protocol.BrokerEndpoint;
@@ -36,9 +37,10 @@ import java.util.function.IntFunction;
  * controller must answer at once, and a bind error should stop the process before anything else
  * opens), so the broker's apis (Fetch, Produce, Metadata, registered with
  * {@link ReplicaApiHandlers}) sit behind a gate: until the broker calls {@link #serve} — its
- * initial metadata load is applied — and after it closes the handle, a request is answered as a
- * whole with {@code UNKNOWN_SERVER_ERROR} (a fetcher backs off, a client retries elsewhere), as
- * a KRaft broker that has not enabled request processing serves nothing.
+ * initial metadata load is applied — and after it closes the handle, every partition of a Fetch or
+ * Produce is answered {@code NOT_LEADER_OR_FOLLOWER} (it leads nothing: a fetcher backs off
+ * (FOL-6), a client refreshes its metadata and retries; nothing is appended) and Metadata shows an
+ * empty cluster, as a KRaft broker that has not enabled request processing serves nothing.
  *
  * <p>Metadata answers list the registered brokers at their advertised addresses
  * ({@code insync.broker.addresses}; a broker without one is left out) and the active controller
@@ -77,8 +79,16 @@ final class BrokerApiGate implements RequestServer {
         return open.get() != null;
     }
 
-    private <T> CompletionStage<T> notServing() {
-        return CompletableFuture.failedFuture(new IllegalStateException("Broker " + brokerId + " is not serving"));
+    /** FOL-6 / PRO-2: a broker that does not serve leads nothing; the sender backs off and retries. */
+    private static FetchResponse notServing(FetchRequest request) {
+        int n = request.partitionCount();
+        TopicPartition[] tps = new TopicPartition[n];
+        FetchResponse.PartitionData[] data = new FetchResponse.PartitionData[n];
+        for (int i = 0; i < n; i++) {
+            tps[i] = request.topicPartition(i);
+            data[i] = FetchResponse.PartitionData.error(Errors.NOT_LEADER_OR_FOLLOWER);
+        }
+        return FetchResponse.of(Errors.NONE, tps, data, n);
     }
 
     private final class GatedReplicas implements ReplicaService {
@@ -86,14 +96,17 @@ final class BrokerApiGate implements RequestServer {
         public CompletionStage<FetchResponse> fetch(FetchRequest request, RecordsForm form) {
             BrokerRequestHandlers h = open.get();
             // NET-3: the replica manager's form-taking fetch, so plaintext answers stay zero-copy.
-            return h == null ? notServing() : h.replicaManager().fetch(request, form);
+            return h == null ? CompletableFuture.completedFuture(notServing(request))
+                    : h.replicaManager().fetch(request, form);
         }
 
         @Override
         public CompletionStage<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
                                                                            Acks acks, long timeoutMs) {
             BrokerRequestHandlers h = open.get();
-            return h == null ? notServing() : h.produce(entries, acks, timeoutMs);
+            return h == null
+                    ? CompletableFuture.completedFuture(ProduceResult.failedForAll(entries.keySet(), Errors.NOT_LEADER_OR_FOLLOWER))
+                    : h.produce(entries, acks, timeoutMs);
         }
     }
 

@@ -130,6 +130,9 @@ public final class InsyncServer implements AutoCloseable {
         try {
             assemble();
         } catch (RuntimeException e) {
+            synchronized (lock) {
+                stopping = true;
+            }
             stopEverything(Mode.CLOSE);
             ready.completeExceptionally(e);
             stopped.complete(null);
@@ -361,6 +364,15 @@ public final class InsyncServer implements AutoCloseable {
             throw new IllegalStateException("Server " + config.nodeId() + " is not listening");
         }
         return l;
+    }
+
+    /** The listener's counters (connections, malformed frames, file regions written, ...). @throws IllegalStateException before start */
+    public dev.insync.replication.netty.server.ServerMetrics serverMetrics() {
+        NettyServer s = server;
+        if (s == null) {
+            throw new IllegalStateException("Server " + config.nodeId() + " is not started");
+        }
+        return s.metrics();
     }
 
     /** The broker, with the broker role once started. */

@@ -57,6 +57,7 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
     public static final String NODE_ID = "node.id";
     public static final String PROCESS_ROLES = "process.roles";
     public static final String LISTENERS = "listeners";
+    public static final String ADVERTISED_LISTENERS = "advertised.listeners";
     public static final String CONTROLLER_ENDPOINTS = "insync.controller.endpoints";
     public static final String BROKER_ADDRESSES = "insync.broker.addresses";
     public static final String CONNECT_OVERRIDES = "insync.connect.overrides";
@@ -69,7 +70,7 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
      * does not make {@link BrokerConfig} warn about them as unknown). {@code request.timeout.ms} is
      * both a network and a replication setting and stays.
      */
-    private static final Set<String> NOT_FOR_THE_BROKER = Set.of(PROCESS_ROLES, LISTENERS, "advertised.listeners",
+    private static final Set<String> NOT_FOR_THE_BROKER = Set.of(PROCESS_ROLES, LISTENERS,
             NetworkConfig.SOCKET_REQUEST_MAX_BYTES, NetworkConfig.QUEUED_MAX_REQUESTS,
             NetworkConfig.CONNECTIONS_MAX_IDLE_MS, NetworkConfig.NUM_NETWORK_THREADS, NetworkConfig.NUM_IO_THREADS,
             NetworkConfig.RECONNECT_BACKOFF_MS, NetworkConfig.RECONNECT_BACKOFF_MAX_MS,
@@ -143,6 +144,11 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
                     + ": must be at least 0");
         }
         Set<ProcessRole> roles = ProcessRole.parse(required(props, PROCESS_ROLES));
+        if (props.get(ADVERTISED_LISTENERS) != null) {
+            // Registrations carry no endpoints yet: what others dial is the static table.
+            throw new IllegalArgumentException("Configuration " + ADVERTISED_LISTENERS + " is not supported: list this"
+                    + " broker's advertised address in " + BROKER_ADDRESSES + " (the same table in every process)");
+        }
         Listener listener = Listener.parse(required(props, LISTENERS));
         Map<String, Object> netProps = new LinkedHashMap<>(props);
         Object protocol = props.get(SslConfig.SECURITY_PROTOCOL);

@@ -57,7 +57,7 @@ class InsyncServerClusterTest {
 
     @ParameterizedTest(name = "{0} controller node(s)")
     @ValueSource(ints = {1, 3})
-    @DisplayName("LDR-4, CTL-3, ISR-8, PRO-3, INV-1 over TCP: RF 3 min ISR 2, acks=all replicated to an ISR of 3; the"
+    @DisplayName("LDR-4, CTL-3, ISR-8, PRO-3, NET-3, INV-1 over TCP: RF 3 min ISR 2, acks=all replicated to an ISR of 3; the"
             + " leader's controlled shutdown moves leadership and leaves the clean-shutdown marker; after a restart a"
             + " halted leader is fenced, another elected, every acknowledged record is there")
     void brokersAndControllersOverLoopback(int controllers) throws Exception {
@@ -87,6 +87,9 @@ class InsyncServerClusterTest {
                 layout.brokerIds().stream().allMatch(id -> leo(id) == leo)
                         && client.partition(layout.brokerListener(2), TP).map(p -> Set.copyOf(p.isr()).equals(Set.of(1, 2, 3)))
                         .orElse(false));
+
+        // NET-3: on plaintext the leader sent the followers' records from its segment files.
+        assertThat(servers.get(leader).serverMetrics().fileRegionsWritten()).isPositive();
 
         // LDR-4: the leader's controlled shutdown moves leadership away, then it stops clean.
         assertThat(servers.get(leader).controlledShutdown()).isTrue();
