@@ -1,5 +1,8 @@
 package dev.insync.replication.cli;
 
+import dev.insync.replication.cli.client.ConsumeCommand;
+import dev.insync.replication.cli.client.ProduceCommand;
+import dev.insync.replication.cli.client.TopicsCommand;
 import dev.insync.replication.cli.dump.DumpLogCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -31,6 +34,9 @@ import java.util.Properties;
                 SimulateCommand.class,
                 DumpLogCommand.class,
                 BrokerCommand.class,
+                TopicsCommand.class,
+                ProduceCommand.class,
+                ConsumeCommand.class,
                 ChaosCommand.class,
         })
 public final class InsyncCli implements Runnable {

@@ -105,6 +105,7 @@ public final class InsyncClient implements AutoCloseable {
     private final List<ClientConnection> bootstrapConnections = new ArrayList<>();
     private final Map<Integer, Integer> inFlightByBroker = new HashMap<>();
     private final Set<CompletableFuture<RecordMetadata>> unfinished = new HashSet<>();
+    private final Set<Batch> inFlightBatches = new HashSet<>();
     private final List<CompletableFuture<Void>> metadataWaiters = new ArrayList<>();
     private final ControllerAdmin admin;
     private int metadataNode;
@@ -242,32 +243,57 @@ public final class InsyncClient implements AutoCloseable {
             failBatch(b, Errors.REQUEST_TIMED_OUT, Written.NO, "not sent within delivery.timeout.ms ("
                     + config.deliveryTimeoutMs() + " ms) after " + b.attempts + " attempts");
         }
+        long cutOffMs = now - config.deliveryTimeoutMs();
+        for (java.util.Iterator<Batch> it = inFlightBatches.iterator(); it.hasNext(); ) {
+            Batch b = it.next();
+            if (b.createdMs <= cutOffMs) {
+                // PRO-5: the outcome comes within delivery.timeout.ms even if the answer does not.
+                it.remove();
+                b.done = true;
+                failBatch(b, Errors.REQUEST_TIMED_OUT, Written.UNKNOWN, "in flight at delivery.timeout.ms ("
+                        + config.deliveryTimeoutMs() + " ms)");
+            }
+        }
         for (TopicPartition tp : accumulator.readyPartitions(now)) {
-            if (leaderOf(tp) < 0) {
-                wantTopic(tp.topic());
-            }
-        }
-        Map<Integer, Integer> takenThisRound = new HashMap<>();
-        List<Batch> drained = accumulator.drainReady(now, tp -> {
             int leader = leaderOf(tp);
-            if (leader < 0 || !brokerAddresses.containsKey(leader)) {
-                return false;
+            if (leader < 0) {
+                wantTopic(tp.topic());
+            } else if (!brokerAddresses.containsKey(leader)) {
+                requestMetadata();
             }
-            if (takenThisRound.containsKey(leader)) {
-                return true;
-            }
-            if (inFlightByBroker.getOrDefault(leader, 0) >= config.maxInFlightPerConnection()) {
-                return false;
-            }
-            takenThisRound.put(leader, 1);
-            return true;
-        });
-        Map<Integer, List<Batch>> byLeader = new LinkedHashMap<>();
-        for (Batch b : drained) {
-            byLeader.computeIfAbsent(leaderOf(b.topicPartition), k -> new ArrayList<>()).add(b);
         }
-        byLeader.forEach(this::sendProduce);
-        scheduleWake(accumulator.nextDeadlineMs(now, config.deliveryTimeoutMs()));
+        // Each pass sends at most one request per leader (one batch per partition); passes repeat while
+        // batches are ready and leaders have room in flight.
+        while (true) {
+            Set<Integer> takenThisPass = new HashSet<>();
+            List<Batch> drained = accumulator.drainReady(now, tp -> {
+                int leader = leaderOf(tp);
+                if (leader < 0 || !brokerAddresses.containsKey(leader)) {
+                    return false;
+                }
+                if (takenThisPass.contains(leader)) {
+                    return true;
+                }
+                if (inFlightByBroker.getOrDefault(leader, 0) >= config.maxInFlightPerConnection()) {
+                    return false;
+                }
+                takenThisPass.add(leader);
+                return true;
+            });
+            if (drained.isEmpty()) {
+                break;
+            }
+            Map<Integer, List<Batch>> byLeader = new LinkedHashMap<>();
+            for (Batch b : drained) {
+                byLeader.computeIfAbsent(leaderOf(b.topicPartition), k -> new ArrayList<>()).add(b);
+            }
+            byLeader.forEach(this::sendProduce);
+        }
+        long next = accumulator.nextDeadlineMs(now, config.deliveryTimeoutMs());
+        for (Batch b : inFlightBatches) {
+            next = Math.min(next, b.createdMs + config.deliveryTimeoutMs());
+        }
+        scheduleWake(next);
     }
 
     private void scheduleWake(long atMs) {
@@ -290,6 +316,7 @@ public final class InsyncClient implements AutoCloseable {
         for (Batch b : batches) {
             b.attempts++;
             records.put(b.topicPartition, b.records());
+            inFlightBatches.add(b);
         }
         ProduceRequest request = new ProduceRequest(config.acks(), (int) config.requestTimeoutMs(), records);
         inFlightByBroker.merge(leader, 1, Integer::sum);
@@ -299,8 +326,10 @@ public final class InsyncClient implements AutoCloseable {
                                 "the client closed with the request in flight"))));
     }
 
-    private void onProduceAnswer(int leader, List<Batch> batches, ProduceResponse response, Throwable error) {
+    private void onProduceAnswer(int leader, List<Batch> answered, ProduceResponse response, Throwable error) {
         inFlightByBroker.merge(leader, -1, Integer::sum);
+        answered.forEach(inFlightBatches::remove);
+        List<Batch> batches = answered.stream().filter(b -> !b.done).toList();
         if (error != null) {
             ProduceRetryPolicy.Decision d = ProduceRetryPolicy.forFailure(error);
             if (d.refreshMetadata()) {
@@ -473,26 +502,34 @@ public final class InsyncClient implements AutoCloseable {
      */
     public CompletableFuture<MetadataResponse> metadata() {
         CompletableFuture<MetadataResponse> out = new CompletableFuture<>();
-        onSender(() -> {
-            List<ClientConnection> nodes = metadataNodes();
-            if (nodes.isEmpty()) {
-                out.completeExceptionally(new DisconnectedException("No broker known: set bootstrap.servers"));
-                return;
-            }
-            ClientConnection node = nodes.get(Math.floorMod(metadataNode, nodes.size()));
-            node.send(Apis.METADATA, Apis.METADATA.maxVersion(), MetadataRequest.allTopics()).whenComplete((r, e) ->
-                    onSender(() -> {
-                        if (e != null) {
-                            metadataNode++;
-                            out.completeExceptionally(ProduceRetryPolicy.unwrap(e));
-                        } else {
-                            applyMetadata(r);
-                            out.complete(r);
-                            runSender();
-                        }
-                    }, () -> out.completeExceptionally(new DisconnectedException("the client is closed"))));
-        }, () -> out.completeExceptionally(new DisconnectedException("the client is closed")));
+        onSender(() -> askForMetadata(out, 0, null),
+                () -> out.completeExceptionally(new DisconnectedException("the client is closed")));
         return out;
+    }
+
+    /** One node after the other (known brokers, then bootstrap.servers) until one answers or all failed. */
+    private void askForMetadata(CompletableFuture<MetadataResponse> out, int tried, Throwable lastError) {
+        List<ClientConnection> nodes = metadataNodes();
+        if (nodes.isEmpty()) {
+            out.completeExceptionally(new DisconnectedException("No broker known: set bootstrap.servers"));
+            return;
+        }
+        if (tried >= nodes.size()) {
+            out.completeExceptionally(lastError);
+            return;
+        }
+        ClientConnection node = nodes.get(Math.floorMod(metadataNode, nodes.size()));
+        node.send(Apis.METADATA, Apis.METADATA.maxVersion(), MetadataRequest.allTopics()).whenComplete((r, e) ->
+                onSender(() -> {
+                    if (e != null) {
+                        metadataNode++;
+                        askForMetadata(out, tried + 1, ProduceRetryPolicy.unwrap(e));
+                    } else {
+                        applyMetadata(r);
+                        out.complete(r);
+                        runSender();
+                    }
+                }, () -> out.completeExceptionally(new DisconnectedException("the client is closed"))));
     }
 
     /**
@@ -649,8 +686,8 @@ public final class InsyncClient implements AutoCloseable {
                     if (t instanceof RequestFailedException r
                             && r.errorCode() == dev.insync.replication.netty.protocol.ErrorCodes.UNSUPPORTED_VERSION) {
                         out.completeExceptionally(new UnsupportedOperationException(node + " does not serve "
-                                + api.name() + " (a broker forwards it to the controller only if its binding registers "
-                                + "AdminForwardingHandlers); set bootstrap.controllers to reach a controller directly", t));
+                                + api.name() + " (Insync brokers do not forward admin requests to the controller); set "
+                                + "bootstrap.controllers (--bootstrap-controller) to reach a controller", t));
                     } else {
                         out.completeExceptionally(t);
                     }
@@ -726,6 +763,14 @@ public final class InsyncClient implements AutoCloseable {
             partitions.forEach((tp, p) -> m.put(tp, p.leader()));
             f.complete(m);
         }, () -> f.complete(Map.of()));
+        return f;
+    }
+
+    /** For tests: produce requests unanswered by {@code brokerId}, and batches waiting to be sent. */
+    CompletableFuture<int[]> producesInFlightAndBatchesWaiting(int brokerId) {
+        CompletableFuture<int[]> f = new CompletableFuture<>();
+        onSender(() -> f.complete(new int[] {inFlightByBroker.getOrDefault(brokerId, 0), accumulator.batchCount()}),
+                () -> f.complete(new int[] {0, 0}));
         return f;
     }
 

@@ -52,9 +52,9 @@ public final class PartitionConsumer {
      * the leader up to {@code fetch.max.wait.ms}); returns them (empty on timeout).
      */
     public List<ConsumerRecord> poll(long timeoutMs) throws InterruptedException {
-        long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        long deadlineNs = nowNs() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (true) {
-            long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
+            long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - nowNs());
             if (leftMs <= 0) {
                 return List.of();
             }
@@ -79,8 +79,13 @@ public final class PartitionConsumer {
                 continue;
             }
             backOff(Math.min(client.config().retryBackoffMs(),
-                    TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime())));
+                    TimeUnit.NANOSECONDS.toMillis(deadlineNs - nowNs())));
         }
+    }
+
+    /** The client's clock (the scheduler's), not the wall clock. */
+    private long nowNs() {
+        return client.scheduler().time().nanoseconds();
     }
 
     private void backOff(long ms) throws InterruptedException {

@@ -42,6 +42,8 @@ final class RecordAccumulator {
         int estimatedBytes = RecordBatch.HEADER_SIZE;
         int attempts;
         long retryAtMs;
+        /** Its records have their outcome (an in-flight batch failed at its delivery timeout): a late answer is ignored. */
+        boolean done;
         /** Built once, on the first send; a retry resends the same bytes. */
         private MemoryRecords built;
 
