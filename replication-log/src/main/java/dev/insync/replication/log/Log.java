@@ -11,6 +11,7 @@ import dev.insync.replication.log.segment.BatchFraming;
 import dev.insync.replication.log.segment.CorruptIndexException;
 import dev.insync.replication.log.segment.FileRecords;
 import dev.insync.replication.log.segment.LogSegment;
+import dev.insync.replication.log.segment.OpenFileBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,6 +74,8 @@ public final class Log implements Closeable {
     private final LogConfig config;
     private final LongSupplier clockMs;
     private final FileSync fileSync;
+    /** The directory's bound on open segment files (a standalone log's own, unbounded). */
+    private final OpenFileBudget fileBudget;
     private final LogOwner owner;
     private final LeaderEpochCache leaderEpochCache;
     /** What opening the log found and repaired (LOG-7); written only while opening. */
@@ -110,6 +113,7 @@ public final class Log implements Closeable {
         this.config = config;
         this.clockMs = clockMs;
         this.fileSync = context.fileSync();
+        this.fileBudget = context.fileBudget();
         this.owner = context.owner();
         this.leaderEpochCache = leaderEpochCache;
         this.lastFlushMs = clockMs.getAsLong();
@@ -120,10 +124,11 @@ public final class Log implements Closeable {
      * {@link FileSync}, its owner, and the names of the files the recovery point and log start
      * offset were read from (for the warnings when they do not fit the files, LOG-7).
      */
-    record OpenContext(FileSync fileSync, LogOwner owner, String recoveryPointSource, String logStartSource) {
+    record OpenContext(FileSync fileSync, LogOwner owner, String recoveryPointSource, String logStartSource,
+                       OpenFileBudget fileBudget) {
         static OpenContext standalone(FileSync fileSync) {
             return new OpenContext(fileSync, LogOwner.NONE, "the requested recovery point",
-                    "the requested log start offset");
+                    "the requested log start offset", OpenFileBudget.unbounded());
         }
     }
 
@@ -215,7 +220,7 @@ public final class Log implements Closeable {
         deleteOrphanIndexes(logFiles);
         for (long base : logFiles.keySet()) {
             segments.put(base, LogSegment.openUnchecked(dir, base, config.indexIntervalBytes(),
-                    config.segmentIndexBytes(), fileSync));
+                    config.segmentIndexBytes(), fileSync, fileBudget));
         }
         List<EpochEntry> epochStarts = recoverSegments(requestedRecoveryPoint);
         long leo = segments.isEmpty() ? requestedLogStart : segments.lastEntry().getValue().readNextOffset();
@@ -229,7 +234,7 @@ public final class Log implements Closeable {
         }
         if (segments.isEmpty()) {
             segments.put(requestedLogStart, LogSegment.create(dir, requestedLogStart, config.indexIntervalBytes(),
-                    config.segmentIndexBytes(), fileSync));
+                    config.segmentIndexBytes(), fileSync, fileBudget));
             dirChanges++;
         }
         for (LogSegment segment : segments.values()) {
@@ -674,7 +679,7 @@ public final class Log implements Closeable {
         LogSegment previous = segments.lastEntry().getValue();
         previous.onBecomeInactiveSegment();
         LogSegment segment = LogSegment.create(dir, newBaseOffset, config.indexIntervalBytes(), config.segmentIndexBytes(),
-                fileSync);
+                fileSync, fileBudget);
         segments.put(newBaseOffset, segment);
         dirChanges++;
         LOG.debug("Rolled {} to a new segment at offset {}", topicPartition, newBaseOffset);
@@ -1101,7 +1106,7 @@ public final class Log implements Closeable {
                 }
                 try {
                     segments.put(offset, LogSegment.create(dir, offset, config.indexIntervalBytes(),
-                            config.segmentIndexBytes(), fileSync));
+                            config.segmentIndexBytes(), fileSync, fileBudget));
                 } catch (IOException e) {
                     throw storageError("creating the segment at offset " + offset + " in " + dir, e);
                 }

@@ -1,5 +1,6 @@
 package dev.insync.replication.log;
 
+import dev.insync.replication.log.segment.OpenFileBudget;
 import dev.insync.replication.log.checkpoint.CleanShutdownFile;
 import dev.insync.replication.log.checkpoint.CorruptCheckpointException;
 import dev.insync.replication.log.checkpoint.OffsetCheckpointFile;
@@ -80,6 +81,8 @@ public final class LogDirectory implements Closeable {
     private final LongSupplier clockMs;
     private final FileSync fileSync;
     private final LogOwner owner = new Owner();
+    /** Bounds the segment files this directory keeps open at once (see {@link OpenFileBudget}). */
+    private final OpenFileBudget fileBudget = OpenFileBudget.forLogDirectory();
     private final DirectoryLock lock;
     private final OffsetCheckpointFile highWatermarkCheckpoint;
     /** What each offset checkpoint last got from this directory; absent before its first write. Guarded by checkpointLock. */
@@ -224,7 +227,7 @@ public final class LogDirectory implements Closeable {
     private Log openLog(Path logDir, TopicPartition tp, LogConfig config, long recoveryPoint, long logStartOffset) {
         try {
             Log.OpenContext context = new Log.OpenContext(fileSync, owner,
-                    "from " + recoveryPointCheckpoint.file(), "from " + logStartOffsetCheckpoint.file());
+                    "from " + recoveryPointCheckpoint.file(), "from " + logStartOffsetCheckpoint.file(), fileBudget);
             return Log.open(logDir, tp, config, recoveryPoint, logStartOffset, clockMs, context);
         } catch (ApiException e) {
             if (e.error() == Errors.KAFKA_STORAGE_ERROR) {
@@ -247,6 +250,11 @@ public final class LogDirectory implements Closeable {
         } catch (IOException e) {
             throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Could not list log directory " + dir + ": " + e, e);
         }
+    }
+
+    /** The bound on the segment files this directory keeps open at once, and how many are open. */
+    public OpenFileBudget openFileBudget() {
+        return fileBudget;
     }
 
     /** The directory (absolute, real path). */

@@ -20,7 +20,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongSupplier;
@@ -59,6 +58,8 @@ public final class ReplicaFetcher {
     private Scheduler.Cancellable pendingRound;
     private long inFlightRequest = -1;
     private FetchRequest inFlightFetch;
+    /** When the fetch in flight was sent (the scheduler's clock), for the lost-response watchdog. */
+    private long inFlightSentMs;
     /** The last request built; sent again as it is while nothing in it changed (see buildFetch). */
     private FetchRequest lastRequest;
     /** Whether a partition left the fetcher since lastRequest was built. */
@@ -69,7 +70,12 @@ public final class ReplicaFetcher {
     private Entry[] requestEntries = new Entry[0];
     /** The entry of each partition of lastRequest, in request order. */
     private Entry[] lastRequestEntries = new Entry[0];
-    private Scheduler.Cancellable inFlightTimeout;
+    /**
+     * The lost-response watchdog: at most one timer pending, due when the oldest possible deadline
+     * of the fetch in flight passes. Re-armed only when it fires, so a round costs no timer
+     * operation (a schedule and a cancel per fetch were two locked operations on a shared timer).
+     */
+    private Scheduler.Cancellable watchdog;
     private boolean shutdown;
     /**
      * Set by {@link #shutdown()} before it waits for the monitor: a response being applied stops after
@@ -258,6 +264,7 @@ public final class ReplicaFetcher {
             shutdown = true;
             cancelPendingRound();
             clearInFlight();
+            cancelWatchdog();
         }
         LOG.info("{}Stopped", logPrefix);
     }
@@ -294,9 +301,40 @@ public final class ReplicaFetcher {
     private void clearInFlight() {
         inFlightRequest = -1;
         inFlightFetch = null;
-        if (inFlightTimeout != null) {
-            inFlightTimeout.cancel();
-            inFlightTimeout = null;
+    }
+
+    /** Stops the watchdog (shutdown only: while running it stays armed and re-arms itself). */
+    private void cancelWatchdog() {
+        if (watchdog != null) {
+            watchdog.cancel();
+            watchdog = null;
+        }
+    }
+
+    /** Arms the watchdog for the fetch just sent unless it is armed already (for an earlier deadline). */
+    private void armWatchdog() {
+        if (watchdog == null) {
+            watchdog = scheduler.schedule(executor, this::onWatchdog, config.lostResponseTimeoutMs());
+        }
+    }
+
+    /**
+     * The watchdog fired: a fetch in flight for {@link FetcherConfig#lostResponseTimeoutMs()} is given
+     * up; one sent later re-arms the watchdog for its own deadline; with none in flight it stays
+     * disarmed until the next send.
+     */
+    private void onWatchdog() {
+        synchronized (this) {
+            watchdog = null;
+            if (shutdown || inFlightRequest < 0) {
+                return;
+            }
+            long ageMs = scheduler.time().milliseconds() - inFlightSentMs;
+            if (ageMs < config.lostResponseTimeoutMs()) {
+                watchdog = scheduler.schedule(executor, this::onWatchdog, config.lostResponseTimeoutMs() - ageMs);
+                return;
+            }
+            onLostResponse();
         }
     }
 
@@ -329,22 +367,18 @@ public final class ReplicaFetcher {
                 requestId = ++sequence;
                 inFlightRequest = requestId;
                 inFlightFetch = request;
-                inFlightTimeout = scheduler.schedule(executor, () -> onLostResponse(requestId),
-                        config.lostResponseTimeoutMs());
+                inFlightSentMs = nowMs;
+                armWatchdog();
             }
         }
         report(outcome);
         if (request == null) {
             return;
         }
-        CompletionStage<FetchResponse> stage;
-        try {
-            stage = transport.fetch(leaderId, request);
-        } catch (RuntimeException e) {
-            onResponse(requestId, request, null, e);
-            return;
-        }
-        stage.whenComplete((response, error) -> submit(() -> onResponse(requestId, request, response, error)));
+        // The answer arrives as a task of this fetcher's executor (on the in-memory network straight
+        // from the leader's thread, without a stop on this broker's network thread).
+        transport.fetch(leaderId, request, executor,
+                (response, error) -> onResponse(requestId, request, response, error));
     }
 
     /** With nothing to fetch: wait the backoff, or less if a delayed partition becomes ready sooner. */
@@ -456,24 +490,24 @@ public final class ReplicaFetcher {
         return lastRequest;
     }
 
-    /** The fetch's answer was lost (link cut, stage never completed): back off and retry. */
-    private void onLostResponse(long requestId) {
-        synchronized (this) {
-            if (shutdown || inFlightRequest != requestId) {
-                return;
-            }
-            inFlightTimeout = null;
-            inFlightRequest = -1;
-            LOG.warn("{}No answer from leader {} within {} ms; retrying after {} ms", logPrefix, leaderId,
-                    config.lostResponseTimeoutMs(), config.fetchBackoffMs());
-            delay(inFlightFetch.partitions().keySet());
-            inFlightFetch = null;
-            scheduleRound(0L);
-        }
+    /** The fetch's answer was lost (link cut, stage never completed): back off and retry. Under the monitor. */
+    private void onLostResponse() {
+        inFlightRequest = -1;
+        LOG.warn("{}No answer from leader {} within {} ms; retrying after {} ms", logPrefix, leaderId,
+                config.lostResponseTimeoutMs(), config.fetchBackoffMs());
+        delay(inFlightFetch.partitions().keySet());
+        inFlightFetch = null;
+        scheduleRound(0L);
     }
 
+    /**
+     * Applies an answer, then runs the next round right here (it is this executor's next task
+     * anyway): the follower's next fetch, which carries the ack of what was just appended (FET-4),
+     * leaves without another trip through the executor's queue.
+     */
     private void onResponse(long requestId, FetchRequest request, FetchResponse response, Throwable error) {
         Outcome outcome = new Outcome();
+        long nextRound;
         synchronized (this) {
             if (shutdown || inFlightRequest != requestId) {
                 LOG.debug("{}Dropping the answer to an abandoned fetch", logPrefix);
@@ -490,9 +524,12 @@ public final class ReplicaFetcher {
             } else {
                 processFetchResponse(request, response, outcome);
             }
-            scheduleRound(0L);
+            cancelPendingRound();
+            nextRound = ++sequence;
+            scheduledRound = nextRound;
         }
         report(outcome);
+        runRound(nextRound);
     }
 
     private void report(Outcome outcome) {

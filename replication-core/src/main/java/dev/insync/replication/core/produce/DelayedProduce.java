@@ -106,7 +106,27 @@ public final class DelayedProduce extends DelayedOperation {
         for (int i = 0; i < topicPartitions.length; i++) {
             statuses[i] = new Status(waits.get(topicPartitions[i]));
         }
-        this.keys = Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(topicPartitions)));
+        this.keys = topicPartitions.length == 1 ? Set.of(topicPartitions[0])
+                : Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(topicPartitions)));
+    }
+
+    /**
+     * Under partition {@code key}: the offset its HW must reach (the last appended offset + 1) when
+     * this produce waits for the HW there, so an HW step completes parked produces in offset order
+     * and stops at the first one it has not reached
+     * ({@link dev.insync.replication.core.purgatory.DelayedOperationPurgatory#checkAndCompleteUpTo});
+     * {@link Long#MAX_VALUE} when it waits for nothing there that an HW step could bring (a flush-only
+     * wait, or a partition that failed at once), {@link Long#MIN_VALUE} for a key not in it.
+     */
+    @Override
+    public long watchPosition(Object key) {
+        for (int i = 0; i < topicPartitions.length; i++) {
+            if (topicPartitions[i].equals(key)) {
+                Status status = statuses[i];
+                return status.awaitHighWatermark && status.acksPending ? status.requiredOffset : Long.MAX_VALUE;
+            }
+        }
+        return Long.MIN_VALUE;
     }
 
     /** The partitions to watch under (the purgatory keys). */

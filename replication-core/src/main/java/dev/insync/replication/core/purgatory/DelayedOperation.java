@@ -90,6 +90,17 @@ public abstract class DelayedOperation {
      */
     public abstract boolean tryComplete();
 
+    /**
+     * The position this operation waits for under {@code key} (for a produce: the offset the
+     * partition's HW must reach), by which the purgatory keeps each key's watch list sorted and
+     * {@link DelayedOperationPurgatory#checkAndCompleteUpTo} skips what cannot be reached yet.
+     * {@link Long#MIN_VALUE} (the default): every check of the key tries it; {@link Long#MAX_VALUE}:
+     * only {@link DelayedOperationPurgatory#checkAndComplete} does. Must not change while watched.
+     */
+    public long watchPosition(Object key) {
+        return Long.MIN_VALUE;
+    }
+
     /** Called once when the timer fired first, just before {@link #onComplete()}. */
     public abstract void onExpiration();
 

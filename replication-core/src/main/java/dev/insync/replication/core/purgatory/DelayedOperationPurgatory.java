@@ -90,7 +90,7 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
      * @throws IllegalStateException    after {@link #shutdown()}
      */
     public boolean tryCompleteElseWatch(T operation, Collection<?> watchKeys) {
-        Objects.requireNonNull(operation, "operation for purgatory " + name);
+        Objects.requireNonNull(operation, "operation");
         if (watchKeys.isEmpty()) {
             throw new IllegalArgumentException("purgatory " + name + ": " + operation + " needs at least one watch key");
         }
@@ -129,14 +129,7 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
      * @return how many operations this call completed
      */
     public int checkAndComplete(Object key) {
-        Shard shard = shardFor(key);
-        Watchers watchers;
-        shard.lock.lock();
-        try {
-            watchers = shard.watchersByKey.get(key);
-        } finally {
-            shard.lock.unlock();
-        }
+        Watchers watchers = watchersOf(key);
         if (watchers == null) {
             return 0;
         }
@@ -145,6 +138,38 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
             log.debug("Purgatory {}: completed {} operations for key {}", name, completed, key);
         }
         return completed;
+    }
+
+    /**
+     * Tries to complete the operations watched under {@code key} whose {@link DelayedOperation#watchPosition}
+     * for it is at most {@code reached}, in position order, and drops completed ones from that key's
+     * list. For an event that can only complete operations up to a position, such as a partition's
+     * HW rising to {@code reached}: the ones waiting further on are not touched, so the cost is the
+     * number of operations reached (plus any of them still waiting on something else), not the
+     * number parked. Every other event must use {@link #checkAndComplete}.
+     *
+     * @return how many operations this call completed
+     */
+    public int checkAndCompleteUpTo(Object key, long reached) {
+        Watchers watchers = watchersOf(key);
+        if (watchers == null) {
+            return 0;
+        }
+        int completed = watchers.tryCompleteUpTo(reached);
+        if (completed > 0) {
+            log.debug("Purgatory {}: completed {} operations for key {} up to {}", name, completed, key, reached);
+        }
+        return completed;
+    }
+
+    private Watchers watchersOf(Object key) {
+        Shard shard = shardFor(key);
+        shard.lock.lock();
+        try {
+            return shard.watchersByKey.get(key);
+        } finally {
+            shard.lock.unlock();
+        }
     }
 
     /**
@@ -277,14 +302,17 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
     }
 
     /**
-     * The operations watched under one key, in watch order, in an array of its own (no list object:
-     * most keys watch one or two operations, and a million parked operations make every object per
-     * entry count). Guarded by its own monitor.
+     * The operations watched under one key, sorted by their {@link DelayedOperation#watchPosition}
+     * for it and, among equal positions, in watch order (operations that leave the position at its
+     * default simply keep watch order), in arrays of their own (no list object: most keys watch one
+     * or two operations, and a million parked operations make every object per entry count).
+     * Guarded by its own monitor.
      */
     private final class Watchers {
         private final Object key;
         private final Shard shard;
         private DelayedOperation[] operations = new DelayedOperation[2];
+        private long[] positions = new long[2];
         private int size;
 
         Watchers(Object key, Shard shard) {
@@ -292,11 +320,24 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
             this.shard = shard;
         }
 
+        /** Inserts in position order; operations come in (nearly) position order, so this is O(1) amortised. */
         synchronized void add(T operation) {
             if (size == operations.length) {
                 operations = Arrays.copyOf(operations, size * 2);
+                positions = Arrays.copyOf(positions, size * 2);
             }
-            operations[size++] = operation;
+            long position = operation.watchPosition(key);
+            int at = size;
+            while (at > 0 && positions[at - 1] > position) {
+                at--;
+            }
+            if (at < size) {
+                System.arraycopy(operations, at, operations, at + 1, size - at);
+                System.arraycopy(positions, at, positions, at + 1, size - at);
+            }
+            operations[at] = operation;
+            positions[at] = position;
+            size++;
         }
 
         synchronized boolean isEmpty() {
@@ -305,16 +346,32 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
 
         /** Removes completed operations, keeping the order of the rest; returns how many entries went. */
         synchronized int removeCompleted() {
+            return removeCompletedUpTo(Long.MAX_VALUE);
+        }
+
+        /**
+         * Removes the completed operations among those at positions up to {@code reached} (the rest
+         * go with a later check or purge), keeping the order; returns how many entries went.
+         */
+        private int removeCompletedUpTo(long reached) {
             int kept = 0;
-            for (int i = 0; i < size; i++) {
+            int i = 0;
+            for (; i < size && positions[i] <= reached; i++) {
                 DelayedOperation operation = operations[i];
                 if (!operation.isCompleted()) {
-                    operations[kept++] = operation;
+                    operations[kept] = operation;
+                    positions[kept] = positions[i];
+                    kept++;
                 }
             }
-            Arrays.fill(operations, kept, size, null);
-            int removed = size - kept;
-            size = kept;
+            int removed = i - kept;
+            if (removed == 0) {
+                return 0;
+            }
+            System.arraycopy(operations, i, operations, kept, size - i);
+            System.arraycopy(positions, i, positions, kept, size - i);
+            Arrays.fill(operations, size - removed, size, null);
+            size -= removed;
             watchEntries.addAndGet(-removed);
             return removed;
         }
@@ -332,20 +389,29 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
             return all;
         }
 
-        /**
-         * Tries each watched operation outside this monitor (tryComplete runs user code that may
-         * watch or check other keys), then drops the completed ones.
-         */
+        /** Tries every watched operation (see {@link #tryCompleteUpTo}). */
         int tryCompleteWatched() {
+            return tryCompleteUpTo(Long.MAX_VALUE);
+        }
+
+        /**
+         * Tries each watched operation at a position up to {@code reached}, outside this monitor
+         * (tryComplete runs user code that may watch or check other keys), then drops the completed
+         * ones among them.
+         */
+        int tryCompleteUpTo(long reached) {
             // A copy to iterate outside the monitor; none for the common single watcher.
             DelayedOperation single = null;
             DelayedOperation[] snapshot = null;
             int n;
             synchronized (this) {
-                n = size;
+                n = 0;
+                while (n < size && positions[n] <= reached) {
+                    n++;
+                }
                 if (n == 1) {
                     single = operations[0];
-                } else {
+                } else if (n > 1) {
                     snapshot = Arrays.copyOf(operations, n);
                 }
             }
@@ -361,8 +427,14 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
                 }
             }
             if (anyDone) {
-                removeCompleted();
-                shard.removeIfEmpty(key, this);
+                boolean empty;
+                synchronized (this) {
+                    removeCompletedUpTo(reached);
+                    empty = size == 0;
+                }
+                if (empty) {
+                    shard.removeIfEmpty(key, this);
+                }
             }
             return completed;
         }

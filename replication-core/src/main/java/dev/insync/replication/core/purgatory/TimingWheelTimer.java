@@ -82,7 +82,7 @@ public final class TimingWheelTimer implements Timer {
 
     @Override
     public void add(TimerTask task) {
-        Objects.requireNonNull(task, "task for timer " + name);
+        Objects.requireNonNull(task, "task");
         long nowMs = monotonicMs();
         long deadlineMs = nowMs > MAX_DEADLINE_MS - task.delayMs() ? MAX_DEADLINE_MS : nowMs + task.delayMs();
         TimerTaskEntry entry = new TimerTaskEntry(task, deadlineMs, lock);

@@ -431,8 +431,12 @@ public final class ReplicaManager {
             ProduceResult result = appendToLeader(tp, e.getValue(), acks, waits);
             results.put(tp, result);
         }
-        boolean anyAppended = waits.values().stream().anyMatch(w -> w.appendResult().error() == Errors.NONE);
-        boolean anyAwaitsFlush = waits.values().stream().anyMatch(DelayedProduce.PartitionWait::awaitFlush);
+        boolean anyAppended = false;
+        boolean anyAwaitsFlush = false;
+        for (DelayedProduce.PartitionWait w : waits.values()) {
+            anyAppended |= w.appendResult().error() == Errors.NONE;
+            anyAwaitsFlush |= w.awaitFlush();
+        }
         if (acks == Acks.NONE || !anyAppended || shutDown || (acks == Acks.LEADER && !anyAwaitsFlush)) {
             future.complete(Collections.unmodifiableMap(results));
             return future;
@@ -440,7 +444,8 @@ public final class ReplicaManager {
         // PRO-3: park until the HW (acks=-1) and the leader's flush (a flush was due) pass every appended
         // partition; failed ones keep their error.
         DelayedProduce delayed = new DelayedProduce(timeoutMs, waits, this::onlinePartition);
-        delayed.result().thenAccept(answer -> future.complete(Collections.unmodifiableMap(new LinkedHashMap<>(answer))));
+        // The delayed produce's answer is an unmodifiable map of its own already.
+        delayed.result().thenAccept(future::complete);
         try {
             producePurgatory.tryCompleteElseWatch(delayed, delayed.keys());
         } catch (IllegalStateException shuttingDown) {
@@ -479,7 +484,7 @@ public final class ReplicaManager {
         // FET-5: every leader append checks the fetch purgatory (a parked follower fetch wakes on new data).
         fetchPurgatory.checkAndComplete(tp);
         if (result.highWatermarkIncreased()) {
-            producePurgatory.checkAndComplete(tp);
+            completeProducesUpToHighWatermark(tp, partition);
         }
         if (info.flushDue()) {
             // LOG-11 group commit: the flusher forces it (with whatever else is appended until it runs).
@@ -590,7 +595,7 @@ public final class ReplicaManager {
         boolean gotData = false;
         long bytesReadable = 0;
         boolean satisfiedByState = false;
-        List<TopicPartition> hwIncreased = null;
+        List<Partition> hwIncreased = null;
         for (int k = 0; k < n; k++) {
             TopicPartition tp = request.topicPartition(k);
             FetchRequest.PartitionData data = request.partitionData(k);
@@ -613,7 +618,7 @@ public final class ReplicaManager {
                         if (hwIncreased == null) {
                             hwIncreased = new ArrayList<>();
                         }
-                        hwIncreased.add(tp);
+                        hwIncreased.add(partition);
                     }
                 } catch (ApiException ex) {
                     answer = FetchResponse.PartitionData.error(ex.error() == Errors.KAFKA_STORAGE_ERROR
@@ -646,7 +651,11 @@ public final class ReplicaManager {
             answers[k] = answer;
         }
         if (hwIncreased != null) {
-            hwIncreased.forEach(this::wakePurgatories);
+            for (Partition partition : hwIncreased) {
+                // PRO-4: the HW rose; parked follower fetches do not wait for it, consumers' may.
+                completeProducesUpToHighWatermark(partition.topicPartition(), partition);
+                fetchPurgatory.checkAndComplete(partition.topicPartition());
+            }
         }
         boolean satisfied = satisfiedByState || bytesReadable >= request.minBytes();
         if (!satisfied && !answerAlways) {
@@ -1033,6 +1042,18 @@ public final class ReplicaManager {
 
     private Errors notHostedError(TopicPartition tp) {
         return metadataPartitions.containsKey(tp) ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+    }
+
+    /**
+     * PRO-3/PRO-4 after {@code tp}'s HW rose: its parked produces are tried in order of the offset
+     * each waits for, up to the HW now, and the first one the HW has not reached ends the walk
+     * ({@link DelayedProduce#watchPosition}); with 1,000 produces parked on a partition, re-checking
+     * every one of them on every HW step was a fifth of the leader's request thread. Everything
+     * else that may end a parked produce (leadership, the log going offline, min ISR, the leader's
+     * flush) still checks them all ({@link #wakePurgatories}).
+     */
+    private void completeProducesUpToHighWatermark(TopicPartition tp, Partition partition) {
+        producePurgatory.checkAndCompleteUpTo(tp, partition.highWatermark());
     }
 
     private void wakePurgatories(TopicPartition tp) {

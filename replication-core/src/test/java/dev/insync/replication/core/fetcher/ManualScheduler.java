@@ -19,6 +19,7 @@ public final class ManualScheduler implements Scheduler {
     private final PriorityQueue<Event> queue = new PriorityQueue<>();
     private final List<String> executorNames = new ArrayList<>();
     private long sequence;
+    private long timersScheduled;
 
     private static final class Event implements Comparable<Event> {
         final long atMs;
@@ -72,8 +73,14 @@ public final class ManualScheduler implements Scheduler {
         return e;
     }
 
+    /** How many one-shot timers {@link #schedule} was asked for. */
+    public long timersScheduled() {
+        return timersScheduled;
+    }
+
     @Override
     public Cancellable schedule(Executor executor, Runnable task, long delayMs) {
+        timersScheduled++;
         Event e = enqueue(time.nowMs + Math.max(0, delayMs), () -> executor.execute(task));
         return () -> e.cancelled = true;
     }

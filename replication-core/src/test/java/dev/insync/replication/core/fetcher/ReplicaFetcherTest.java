@@ -166,6 +166,29 @@ class ReplicaFetcherTest extends FetcherTestSupport {
     }
 
     @Test
+    @DisplayName("FOL-2 a fetch is given up the lost-response timeout after its own send, though the fetches before"
+            + " it were answered; answered rounds schedule no timer of their own")
+    void fol2LostResponseTimedFromItsOwnSend() {
+        followed(DIV0, 0, batch(0, 4, 0));
+        FetcherConfig cfg = FetcherConfig.defaults(3);
+        long timersBefore = scheduler.timersScheduled();
+        for (int i = 0; i < 50; i++) {
+            scheduler.advance(100);
+            answer(response(DIV0, data(5, 0, 5, records())));
+        }
+        assertThat(transport.sent).hasSize(51);
+        assertThat(scheduler.timersScheduled() - timersBefore).as("no timer per round").isZero();
+        // The 51st fetch, sent now, is never answered.
+        scheduler.advance(cfg.lostResponseTimeoutMs() - 1);
+        assertThat(state(DIV0).state()).isEqualTo(FetchState.FETCHING);
+        assertThat(transport.sent).hasSize(51);
+        scheduler.advance(1);
+        assertThat(state(DIV0).state()).isInstanceOf(FetchState.Delayed.class);
+        scheduler.advance(BACKOFF_MS);
+        assertThat(transport.sent).hasSize(52);
+    }
+
+    @Test
     @DisplayName("FOL-4 records are appended with appendAsFollower at the LEO; lastFetchedEpoch follows the log")
     void fol4Append() {
         FakeFollowerPartition p = followed(DIV0, 1, batch(0, 4, 0));

@@ -52,6 +52,59 @@ class DelayedOperationPurgatoryTest {
     }
 
     @Test
+    @DisplayName("PRO-4 checkAndCompleteUpTo tries, in position order, only the operations up to the position"
+            + " reached, whatever order they were watched in; the rest wait untouched")
+    void completesUpToPosition() {
+        TestOperation at5 = new TestOperation(1, 30_000, scheduler.time(), 5);
+        TestOperation at3 = new TestOperation(2, 30_000, scheduler.time(), 3);
+        TestOperation at7 = new TestOperation(3, 30_000, scheduler.time(), 7);
+        TestOperation anyStep = op(4, 30_000); // the default position: every check tries it
+        TestOperation fullChecksOnly = new TestOperation(5, 30_000, scheduler.time(), Long.MAX_VALUE);
+        List<TestOperation> all = List.of(at5, at3, at7, anyStep, fullChecksOnly);
+        for (TestOperation o : all) {
+            assertThat(purgatory.tryCompleteElseWatch(o, List.of("tp-0"))).isFalse();
+        }
+        all.forEach(TestOperation::satisfy);
+        int[] triesBefore = all.stream().mapToInt(o -> o.tryCompleteCalls.get()).toArray();
+
+        assertThat(purgatory.checkAndCompleteUpTo("tp-0", 4)).isEqualTo(2);
+        assertThat(anyStep.completions.get()).isEqualTo(1);
+        assertThat(at3.completions.get()).isEqualTo(1);
+        assertThat(at5.tryCompleteCalls.get()).as("beyond the position reached: not tried").isEqualTo(triesBefore[0]);
+        assertThat(at7.tryCompleteCalls.get()).isEqualTo(triesBefore[2]);
+        assertThat(fullChecksOnly.tryCompleteCalls.get()).isEqualTo(triesBefore[4]);
+        assertThat(purgatory.watched()).isEqualTo(3);
+
+        assertThat(purgatory.checkAndCompleteUpTo("tp-0", 7)).isEqualTo(2);
+        assertThat(at5.completions.get()).isEqualTo(1);
+        assertThat(at7.completions.get()).isEqualTo(1);
+        assertThat(fullChecksOnly.completions.get()).as("only a full check tries it").isZero();
+        assertThat(purgatory.checkAndComplete("tp-0")).isEqualTo(1);
+        assertThat(fullChecksOnly.completions.get()).isEqualTo(1);
+        assertThat(purgatory.watched()).isZero();
+        assertThat(purgatory.numDelayed()).isZero();
+    }
+
+    @Test
+    @DisplayName("PRO-4 an operation reached but not yet satisfied stays first in line and is tried on every later"
+            + " step, without holding back the ones after it")
+    void reachedButUnsatisfiedStaysWatched() {
+        TestOperation stuck = new TestOperation(1, 30_000, scheduler.time(), 1);
+        TestOperation next = new TestOperation(2, 30_000, scheduler.time(), 2);
+        purgatory.tryCompleteElseWatch(stuck, List.of("tp-0"));
+        purgatory.tryCompleteElseWatch(next, List.of("tp-0"));
+        next.satisfy();
+        assertThat(purgatory.checkAndCompleteUpTo("tp-0", 2)).isEqualTo(1);
+        assertThat(next.completions.get()).isEqualTo(1);
+        assertThat(stuck.completions.get()).isZero();
+        assertThat(purgatory.watched()).isEqualTo(1);
+        stuck.satisfy();
+        assertThat(purgatory.checkAndCompleteUpTo("tp-0", 2)).isEqualTo(1);
+        assertThat(stuck.completions.get()).isEqualTo(1);
+        assertThat(purgatory.watched()).isZero();
+    }
+
+    @Test
     @DisplayName("PRO-4 an operation already satisfied completes at once and is neither watched nor timed")
     void completesImmediately() {
         TestOperation a = op(1, 30_000);

@@ -16,10 +16,23 @@ final class TestOperation extends DelayedOperation {
     /** True if onExpiration had run when onComplete ran (expiry calls it first). */
     volatile boolean expiredBeforeComplete;
 
+    /** {@link DelayedOperation#watchPosition} under every key; the default when not given. */
+    private final long position;
+
     TestOperation(int id, long delayMs, Time time) {
+        this(id, delayMs, time, Long.MIN_VALUE);
+    }
+
+    TestOperation(int id, long delayMs, Time time, long position) {
         super(delayMs);
         this.id = id;
         this.time = time;
+        this.position = position;
+    }
+
+    @Override
+    public long watchPosition(Object key) {
+        return position;
     }
 
     void satisfy() {

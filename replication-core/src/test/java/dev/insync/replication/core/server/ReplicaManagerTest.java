@@ -13,6 +13,7 @@ import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.record.MemoryRecords;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -110,6 +111,44 @@ class ReplicaManagerTest {
             assertThat(log.read(r.baseOffset(), 1 << 20, r.baseOffset() + 1).records().batches().iterator().next()
                     .partitionLeaderEpoch()).isEqualTo(r.leaderEpoch());
         }
+    }
+
+    @Test
+    @DisplayName("PRO-3 PRO-4 an HW step completes exactly the parked acks=all produces it reached, in offset order;"
+            + " a produce over two partitions waits for both")
+    void pro3HighWatermarkStepCompletesTheProducesItReached() {
+        cluster(defaults(), 1); // the follower, broker 2, fetches by hand below
+        cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        List<CompletableFuture<Map<TopicPartition, ProduceResult>>> produces = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            produces.add(rm(1).produce(Map.of(REP0, records("r" + i)), Acks.ALL, 30_000));
+        }
+        Map<TopicPartition, MemoryRecords> both = new LinkedHashMap<>();
+        both.put(REP0, records("both"));
+        both.put(REP1, records("both"));
+        CompletableFuture<Map<TopicPartition, ProduceResult>> twoPartitions = rm(1).produce(both, Acks.ALL, 30_000);
+        assertThat(produces).allMatch(f -> !f.isDone());
+
+        // FET-4: the follower's fetch at offset 3 acknowledges offsets 0..2; the HW moves to 3.
+        rm(1).fetch(followerFetch(2, 1L, Map.of(REP0, 3L)));
+        assertThat(partition(1, REP0).highWatermark()).isEqualTo(3);
+        for (int i = 0; i < 5; i++) {
+            if (i < 3) {
+                assertThat(only(produces.get(i), REP0)).isEqualTo(new ProduceResult(Errors.NONE, i, -1, 0));
+            } else {
+                assertThat(produces.get(i)).as("offset %d is above the HW", i).isNotDone();
+            }
+        }
+        rm(1).fetch(followerFetch(2, 1L, Map.of(REP0, 6L)));
+        assertThat(produces).allMatch(CompletableFuture::isDone);
+        assertThat(only(produces.get(4), REP0)).isEqualTo(new ProduceResult(Errors.NONE, 4, -1, 0));
+        assertThat(twoPartitions).as("REP1's HW has not reached it").isNotDone();
+        rm(1).fetch(followerFetch(2, 1L, Map.of(REP1, 1L)));
+        assertThat(twoPartitions).isDone();
+        assertThat(twoPartitions.join().get(REP0)).isEqualTo(new ProduceResult(Errors.NONE, 5, -1, 0));
+        assertThat(twoPartitions.join().get(REP1)).isEqualTo(new ProduceResult(Errors.NONE, 0, -1, 0));
+        assertThat(rm(1).pendingProduceCount()).isZero();
     }
 
     @Test

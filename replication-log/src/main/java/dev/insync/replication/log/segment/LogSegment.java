@@ -84,7 +84,7 @@ public final class LogSegment {
     private volatile long offsetOfMaxTimestampSoFar;
 
     private LogSegment(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSize, boolean create,
-                       FileSync fileSync) throws IOException {
+                       FileSync fileSync, OpenFileBudget fileBudget) throws IOException {
         this.dir = dir;
         this.baseOffset = baseOffset;
         this.indexIntervalBytes = indexIntervalBytes;
@@ -100,7 +100,7 @@ public final class LogSegment {
             Files.deleteIfExists(timeIndexFile);
         }
         this.indexesWereMissing = !create && (!Files.exists(indexFile) || !Files.exists(timeIndexFile));
-        this.channel = create ? SegmentChannel.create(logFile) : SegmentChannel.open(logFile);
+        this.channel = create ? SegmentChannel.create(logFile, fileBudget) : SegmentChannel.open(logFile, fileBudget);
         this.sendChannel = new SendChannel(logFile);
         OffsetIndex offsets = null;
         try {
@@ -131,7 +131,13 @@ public final class LogSegment {
     /** Creates a new, empty segment at {@code baseOffset}; its indexes are preallocated. */
     public static LogSegment create(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSize,
                                     FileSync fileSync) throws IOException {
-        return new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSize, true, fileSync);
+        return create(dir, baseOffset, indexIntervalBytes, maxIndexSize, fileSync, OpenFileBudget.unbounded());
+    }
+
+    /** As {@link #create(Path, long, int, int, FileSync)}, its {@code .log} file open under {@code fileBudget}. */
+    public static LogSegment create(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSize,
+                                    FileSync fileSync, OpenFileBudget fileBudget) throws IOException {
+        return new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSize, true, fileSync, fileBudget);
     }
 
     /**
@@ -154,7 +160,13 @@ public final class LogSegment {
      */
     public static LogSegment openUnchecked(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSize,
                                            FileSync fileSync) throws IOException {
-        return new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSize, false, fileSync);
+        return openUnchecked(dir, baseOffset, indexIntervalBytes, maxIndexSize, fileSync, OpenFileBudget.unbounded());
+    }
+
+    /** As {@link #openUnchecked(Path, long, int, int, FileSync)}, its {@code .log} file open under {@code fileBudget}. */
+    public static LogSegment openUnchecked(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSize,
+                                           FileSync fileSync, OpenFileBudget fileBudget) throws IOException {
+        return new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSize, false, fileSync, fileBudget);
     }
 
     // ---- file naming (LOG-2) ----

@@ -4,6 +4,7 @@ import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.UninterruptibleIo;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -16,6 +17,13 @@ import java.nio.file.StandardOpenOption;
  * {@link TimeIndex} (LOG-2). A new index is preallocated to {@code maxIndexSize} bytes so appends
  * never grow the file; it is trimmed to its real size when its segment stops being active or is
  * closed, so Kafka's tools see exactly the entries written.
+ *
+ * <p>The file is mapped only when an entry is first read or written, not when the index is created
+ * or opened (as Kafka's {@code LazyIndex}): most segments of a broker with tens of thousands of
+ * partitions never get an index entry (one comes every {@code index.interval.bytes}, 4 KiB), and a
+ * mapping per index of every partition would take two of the process's {@code vm.max_map_count}
+ * mappings (65,530 by default) and 2 x {@code segment.index.bytes} of address space per replica. Until
+ * then a new index file exists, empty, and is given its preallocated length by its first mapping.
  *
  * <p>Threads: one writer at a time (the log's lock); readers may search concurrently. The entry
  * count is volatile and is raised only after the entry's bytes are written, so a reader never sees
@@ -52,7 +60,10 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
     /** Positional writes {@link #writeEntry} made to back a page; for tests. Writer only. */
     private long pageBackingWrites;
     private volatile Path file;
+    /** Null until the first read or write of an entry maps the file ({@link #buffer()}). */
     private volatile MappedByteBuffer mmap;
+    /** The size the mapping has, or will have when made (the file is extended to it then). */
+    private volatile int capacityBytes;
     private volatile int entries;
     private volatile int maxEntries;
 
@@ -61,7 +72,7 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
         this.baseOffset = baseOffset;
         this.entrySize = entrySize;
         this.fileSync = fileSync;
-        // Decided once, before the (retryable) mapping: a retry after an interrupt finds the file
+        // Decided once, before any (retryable) mapping: a retry after an interrupt finds the file
         // already extended to the map size and must not take that for entries.
         long length = Files.exists(file) ? Files.size(file) : 0;
         if (length > Integer.MAX_VALUE) {
@@ -69,16 +80,15 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
         }
         if (length == 0) {
             fileSync.beforeWrite(file);
+            UninterruptibleIo.run(() -> {
+                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                    // Created empty; the first mapping preallocates it.
+                }
+            });
         }
-        int mapSize = length == 0 ? roundDown(maxIndexSize) : roundDown((int) length);
-        this.mmap = UninterruptibleIo.call(() -> {
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE)) {
-                return ch.map(FileChannel.MapMode.READ_WRITE, 0, mapSize);
-            }
-        });
+        this.capacityBytes = length == 0 ? roundDown(maxIndexSize) : roundDown((int) length);
         this.lengthAtOpen = length;
-        this.maxEntries = mapSize / entrySize;
+        this.maxEntries = capacityBytes / entrySize;
         this.entries = length == 0 ? 0 : maxEntries;
     }
 
@@ -116,8 +126,40 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
         return entries >= maxEntries;
     }
 
+    /**
+     * The mapping, made now if this is the first use (extending a new file to its preallocated
+     * size). Call it only to read or write an entry: an index without entries is never mapped.
+     *
+     * @throws UncheckedIOException if the file cannot be mapped
+     */
     protected final MappedByteBuffer buffer() {
-        return mmap;
+        MappedByteBuffer map = mmap;
+        return map != null ? map : mapNow();
+    }
+
+    /** Whether the file is mapped (an entry was read or written since it was opened). */
+    final boolean isMapped() {
+        return mmap != null;
+    }
+
+    private synchronized MappedByteBuffer mapNow() {
+        MappedByteBuffer map = mmap;
+        if (map != null) {
+            return map;
+        }
+        int size = capacityBytes;
+        try {
+            map = UninterruptibleIo.call(() -> {
+                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE)) {
+                    return ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot map index " + file, e);
+        }
+        mmap = map;
+        return map;
     }
 
     /**
@@ -153,7 +195,7 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
                 // (An interrupt that closed the channel leaves the caller's flag set, as it should.)
             }
         }
-        mmap.put(position, entry, 0, entrySize);
+        buffer().put(position, entry, 0, entrySize);
     }
 
     /** How many positional writes {@link #writeEntry} made to back a fresh page (tests). */
@@ -188,10 +230,19 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
      */
     public void resize(int newSize) throws IOException {
         int size = Math.max(roundDown(newSize), sizeInBytes());
-        if (size == mmap.capacity()) {
+        if (size == capacityBytes) {
             return;
         }
-        fileSync.force(mmap, file);
+        MappedByteBuffer current;
+        synchronized (this) {
+            // Under the monitor a first mapping (mapNow) takes, so it cannot map the old size meanwhile.
+            current = mmap;
+            if (current == null) {
+                resizeUnmapped(size);
+                return;
+            }
+        }
+        fileSync.force(current, file);
         fileSync.beforeWrite(file);
         MappedByteBuffer remapped = UninterruptibleIo.call(() -> {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
@@ -204,6 +255,27 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
             }
         });
         this.mmap = remapped;
+        this.capacityBytes = size;
+        this.maxEntries = size / entrySize;
+    }
+
+    /**
+     * {@link #resize} of an index not mapped since it was opened: nothing was written through this
+     * object, so there is nothing to force; a longer file is cut now, a shorter one is extended by
+     * the mapping that needs it.
+     */
+    private void resizeUnmapped(int size) throws IOException {
+        long length = Files.exists(file) ? Files.size(file) : 0;
+        if (length > size) {
+            fileSync.beforeWrite(file);
+            UninterruptibleIo.run(() -> {
+                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                    ch.truncate(size);
+                }
+            });
+            backedBytes = Math.min(backedBytes, size / PAGE_BYTES * PAGE_BYTES);
+        }
+        this.capacityBytes = size;
         this.maxEntries = size / entrySize;
     }
 
@@ -214,7 +286,11 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
 
     /** Forces the written entries to disk (through the directory's {@link FileSync}). */
     public void flush() throws IOException {
-        fileSync.force(mmap, file);
+        MappedByteBuffer current = mmap;
+        if (current != null) {
+            fileSync.force(current, file);
+        }
+        // Never mapped since it was opened: nothing was written through this index to force.
     }
 
     /** Removes every entry. */

@@ -23,9 +23,6 @@ public final class OffsetIndex extends MappedIndex {
     public record Position(long offset, int position) {
     }
 
-    /** The entry being appended (the writer's only: appends are serialized by the log's lock). */
-    private final ByteBuffer scratch = ByteBuffer.allocate(ENTRY_SIZE);
-
     /** A durable index ({@link FileSync#durable()}), see {@link #OffsetIndex(Path, long, int, FileSync)}. */
     public OffsetIndex(Path file, long baseOffset, int maxIndexSize) throws IOException {
         this(file, baseOffset, maxIndexSize, FileSync.durable());
@@ -49,9 +46,12 @@ public final class OffsetIndex extends MappedIndex {
             throw new IllegalArgumentException("Index entry (" + offset + ", " + position + ") does not follow "
                     + lastEntry() + " in " + file());
         }
-        scratch.putInt(0, relativeOffset(offset));
-        scratch.putInt(4, position);
-        writeEntry(n, scratch);
+        // A buffer per entry rather than one per index: an entry is written every index.interval.bytes
+        // of log, while a field would cost every idle replica its bytes.
+        ByteBuffer entry = ByteBuffer.allocate(ENTRY_SIZE);
+        entry.putInt(0, relativeOffset(offset));
+        entry.putInt(4, position);
+        writeEntry(n, entry);
         publishEntry();
     }
 
@@ -101,6 +101,9 @@ public final class OffsetIndex extends MappedIndex {
      */
     public long scanRange(long targetOffset) {
         int n = entries();
+        if (n == 0) {
+            return -1L & 0xffffffffL; // from 0, no next entry
+        }
         int slot = largestLowerBoundSlot(targetOffset - baseOffset);
         MappedByteBuffer buf = buffer();
         int from = slot < 0 ? 0 : buf.getInt(slot * ENTRY_SIZE + 4);
@@ -134,6 +137,9 @@ public final class OffsetIndex extends MappedIndex {
      */
     @Override
     public String sanityCheck(int logSizeInBytes, long nextOffset) {
+        if (entries() == 0) {
+            return null;
+        }
         MappedByteBuffer buf = buffer();
         long prevOffset = -1;
         long prevPosition = -1;

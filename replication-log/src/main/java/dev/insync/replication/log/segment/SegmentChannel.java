@@ -11,11 +11,15 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The {@code .log} file's channel, which an interrupt cannot break (issue 9 item 8).
+ * The {@code .log} file's channel, which an interrupt cannot break (issue 9 item 8), opened when
+ * first used and closed again when the directory's {@link OpenFileBudget} needs the descriptor for
+ * another segment while nobody is using this one; the next operation reopens it.
  *
  * <p>Java closes a {@code FileChannel} for every thread when one thread is interrupted while in
  * (or entering) an I/O call on it: that thread gets {@link java.nio.channels.ClosedByInterruptException},
@@ -27,11 +31,12 @@ import java.nio.file.StandardOpenOption;
  * is cleared for the wait and set again before returning, so it still learns it was interrupted.
  * Every operation is positional and is retried whole (a write rewrites the same bytes at the same
  * position), so the retry is idempotent. Any other {@link IOException} is a real disk error and is
- * thrown as it is.
+ * thrown as it is. The budget never closes a channel an operation is using (each operation counts
+ * itself in and out), so it causes no such failure.
  *
- * <p>Thread-safe: reopening is serialized and replaces the channel once for all its users.
+ * <p>Thread-safe: opening, reopening and releasing are serialized on this object.
  */
-final class SegmentChannel {
+final class SegmentChannel implements OpenFileBudget.Holder {
 
     private static final Logger LOG = LoggerFactory.getLogger(SegmentChannel.class);
 
@@ -42,25 +47,38 @@ final class SegmentChannel {
     }
 
     private final Path file;
-    private volatile FileChannel channel;
+    private final OpenFileBudget budget;
+    /** Null while released (never opened, or closed by the budget). Guarded by this. */
+    private FileChannel channel;
+    /** Operations running on {@link #channel}. Guarded by this. */
+    private int users;
     private volatile boolean closed;
+    /** CLOCK mark: used since the budget's last pass over it. */
+    private volatile boolean usedMark;
     /** How many times an interrupt forced a reopen (only the first is logged at WARN). Guarded by this. */
     private long reopens;
 
-    private SegmentChannel(Path file, FileChannel channel) {
+    private SegmentChannel(Path file, OpenFileBudget budget, FileChannel channel) {
         this.file = file;
+        this.budget = budget;
         this.channel = channel;
+        if (channel != null) {
+            budget.acquired(this);
+        }
     }
 
-    /** Creates {@code file}, which must not exist. */
-    static SegmentChannel create(Path file) throws IOException {
-        return new SegmentChannel(file, FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE));
+    /** Creates {@code file}, which must not exist; the new channel stays open for the first writes. */
+    static SegmentChannel create(Path file, OpenFileBudget budget) throws IOException {
+        return new SegmentChannel(file, budget, FileChannel.open(file, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE));
     }
 
-    /** Opens the existing {@code file} for reading and writing. */
-    static SegmentChannel open(Path file) throws IOException {
-        return new SegmentChannel(file, FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE));
+    /** The existing {@code file}, opened for reading and writing on first use; fails now if it is missing. */
+    static SegmentChannel open(Path file, OpenFileBudget budget) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new NoSuchFileException(file.toString());
+        }
+        return new SegmentChannel(file, budget, null);
     }
 
     /** Reads exactly {@code dst.remaining()} bytes from {@code position}. */
@@ -115,12 +133,88 @@ final class SegmentChannel {
 
     /** Closes the channel for good; later operations fail with {@link ClosedChannelException}. */
     synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
         closed = true;
-        channel.close();
+        FileChannel open = channel;
+        channel = null;
+        if (open != null) {
+            budget.released();
+            open.close();
+        }
+    }
+
+    // ---- OpenFileBudget.Holder ----
+
+    @Override
+    public synchronized boolean isHeld() {
+        return channel != null;
+    }
+
+    @Override
+    public boolean takeUsedMark() {
+        boolean used = usedMark;
+        usedMark = false;
+        return used;
+    }
+
+    @Override
+    public synchronized boolean tryRelease() {
+        if (users > 0 || channel == null) {
+            return false;
+        }
+        FileChannel open = channel;
+        channel = null;
+        budget.released();
+        try {
+            open.close();
+        } catch (IOException e) {
+            LOG.debug("Closing idle {} failed: {}", file, e.toString());
+        }
+        return true;
+    }
+
+    // ---- running operations ----
+
+    /** The open channel, opening it if needed; counts the caller in (see {@link #release()}). */
+    private FileChannel acquire() throws IOException {
+        FileChannel ch;
+        boolean opened = false;
+        synchronized (this) {
+            if (closed) {
+                throw new ClosedChannelException();
+            }
+            ch = channel;
+            if (ch == null) {
+                ch = UninterruptibleIo.call(() -> FileChannel.open(file, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE));
+                channel = ch;
+                opened = true;
+            }
+            users++;
+        }
+        usedMark = true;
+        if (opened) {
+            budget.acquired(this);
+        }
+        return ch;
+    }
+
+    /** Runs {@code body} while counted in as an operation on this channel (tests). */
+    void runForTest(Runnable body) throws IOException {
+        run(ch -> {
+            body.run();
+            return null;
+        });
+    }
+
+    private synchronized void release() {
+        users--;
     }
 
     private <T> T run(Op<T> op) throws IOException {
-        FileChannel current = channel;
+        FileChannel current = acquire();
         try {
             return op.run(current);
         } catch (ClosedChannelException e) {
@@ -140,6 +234,9 @@ final class SegmentChannel {
                     Thread.currentThread().interrupt();
                 }
             }
+        } finally {
+            release();
+            budget.operationEnded();
         }
     }
 

@@ -24,9 +24,6 @@ public final class TimeIndex extends MappedIndex {
     public record Entry(long timestamp, long offset) {
     }
 
-    /** The entry being appended (the writer's only: appends are serialized by the log's lock). */
-    private final ByteBuffer scratch = ByteBuffer.allocate(ENTRY_SIZE);
-
     /** A durable index ({@link FileSync#durable()}), see {@link #TimeIndex(Path, long, int, FileSync)}. */
     public TimeIndex(Path file, long baseOffset, int maxIndexSize) throws IOException {
         this(file, baseOffset, maxIndexSize, FileSync.durable());
@@ -64,9 +61,10 @@ public final class TimeIndex extends MappedIndex {
             throw new IllegalArgumentException("Time index entry (" + timestamp + ", " + offset
                     + ") goes back from " + last + " in " + file());
         }
-        scratch.putLong(0, timestamp);
-        scratch.putInt(8, relativeOffset(offset));
-        writeEntry(n, scratch);
+        ByteBuffer entry = ByteBuffer.allocate(ENTRY_SIZE); // see OffsetIndex#append
+        entry.putLong(0, timestamp);
+        entry.putInt(8, relativeOffset(offset));
+        writeEntry(n, entry);
         publishEntry();
     }
 
@@ -112,6 +110,9 @@ public final class TimeIndex extends MappedIndex {
      */
     @Override
     public String sanityCheck(int logSizeInBytes, long nextOffset) {
+        if (entries() == 0) {
+            return null;
+        }
         MappedByteBuffer buf = buffer();
         long prevTimestamp = NO_TIMESTAMP;
         long prevOffset = 0;

@@ -17,16 +17,19 @@ class OffsetIndexTest {
     Path tmp;
 
     @Test
-    @DisplayName("LOG-2 offset index: preallocated, binary-search lookup of the largest offset at most the target, Kafka layout")
+    @DisplayName("LOG-2 offset index: preallocated by its first entry, binary-search lookup of the largest offset at"
+            + " most the target, Kafka layout")
     void lookupAndLayout() throws Exception {
         Path file = tmp.resolve("00000000000000000100.index");
         OffsetIndex index = new OffsetIndex(file, 100, 80);
-        assertThat(Files.size(file)).isEqualTo(80);
+        assertThat(Files.size(file)).as("created empty, mapped on first use").isZero();
         assertThat(index.maxEntries()).isEqualTo(10);
         assertThat(index.lookup(150)).isEqualTo(new OffsetIndex.Position(100, 0));
+        assertThat(index.isMapped()).as("a lookup in an index without entries maps nothing").isFalse();
         for (int i = 1; i <= 5; i++) {
             index.append(100 + 10L * i, 1000 * i);
         }
+        assertThat(index.isMapped()).isTrue();
         assertThat(index.lookup(99)).isEqualTo(new OffsetIndex.Position(100, 0));
         assertThat(index.lookup(109)).isEqualTo(new OffsetIndex.Position(100, 0));
         assertThat(index.lookup(110)).isEqualTo(new OffsetIndex.Position(110, 1000));
@@ -160,5 +163,31 @@ class OffsetIndexTest {
         ByteBuffer raw = ByteBuffer.wrap(Files.readAllBytes(file));
         assertThat(raw.getLong(perPage * TimeIndex.ENTRY_SIZE)).isEqualTo(1_000 + perPage);
         assertThat(raw.getInt(perPage * TimeIndex.ENTRY_SIZE + 8)).isEqualTo(perPage);
+    }
+
+    @Test
+    @DisplayName("LOG-2 an index never written or searched is never mapped: it closes as an empty file, reopens with"
+            + " no entries, and its first entry preallocates it")
+    void unusedIndexIsNeverMapped() throws Exception {
+        Path file = tmp.resolve("00000000000000000000.index");
+        OffsetIndex index = new OffsetIndex(file, 0, 80);
+        assertThat(index.floorSlot(5)).isEqualTo(-1);
+        assertThat(index.scanRange(5)).isEqualTo(0xffffffffL);
+        assertThat(index.lastEntry()).isEqualTo(new OffsetIndex.Position(0, 0));
+        assertThat(index.sanityCheck(0, 0)).isNull();
+        index.flush();
+        index.resize(40);
+        index.resize(80);
+        assertThat(index.isMapped()).isFalse();
+        index.close();
+        assertThat(Files.size(file)).isZero();
+
+        OffsetIndex reopened = new OffsetIndex(file, 0, 80);
+        assertThat(reopened.entries()).isZero();
+        reopened.append(3, 100);
+        assertThat(Files.size(file)).isEqualTo(80);
+        assertThat(reopened.lookup(7)).isEqualTo(new OffsetIndex.Position(3, 100));
+        reopened.close();
+        assertThat(Files.size(file)).isEqualTo(8);
     }
 }

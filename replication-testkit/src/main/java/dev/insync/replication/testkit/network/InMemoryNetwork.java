@@ -21,14 +21,16 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * Connects the nodes of an in-process cluster. A send becomes a delivery task on the receiver's
- * {@code network} executor after a link delay; the receiver's handler runs there, and its response
- * travels back the same way and completes the sender's future on the sender's {@code network}
- * executor. Because both ends are node-tagged tasks of the {@link NodeRuntime}, a paused receiver
+ * {@code network} executor ({@code network-fetch} for fetches) after a link delay; the receiver's
+ * handler runs there, and its response travels back the same way and completes the sender's future
+ * on the sender's {@code network} executor (or on the executor the sender named, e.g. its replica
+ * fetcher's). Because both ends are node-tagged tasks of the {@link NodeRuntime}, a paused receiver
  * queues its messages (they are delivered when it resumes), a killed receiver loses what was in
  * flight, and a killed sender never sees the answer.
  *
@@ -65,8 +67,10 @@ public final class InMemoryNetwork {
         FAIL
     }
 
-    /** Name of the executor of every node on which messages are delivered. */
+    /** Name of the executor of every node on which messages are delivered (fetch requests excepted). */
     public static final String NETWORK_EXECUTOR = "network";
+    /** Name of the executor of every node on which {@link #FETCH} requests are delivered and served. */
+    public static final String FETCH_EXECUTOR = "network-fetch";
 
     private static final Logger log = LoggerFactory.getLogger(InMemoryNetwork.class);
 
@@ -80,6 +84,7 @@ public final class InMemoryNetwork {
     private volatile Set<NodeId> isolated = Set.of();
     private final Map<Binding, Bound<?, ?>> handlers = new ConcurrentHashMap<>();
     private final Map<NodeId, Endpoint> endpoints = new ConcurrentHashMap<>();
+    private final Map<NodeId, Endpoint> fetchEndpoints = new ConcurrentHashMap<>();
     /**
      * Real time only: a message due now goes straight onto the receiver's executor instead of
      * through the shared timer thread (one thread hand-off less per message, and no single timer
@@ -106,8 +111,9 @@ public final class InMemoryNetwork {
 
     /**
      * Binds {@code handler} for {@code key} on the current incarnation of {@code node}, replacing an
-     * earlier binding. The handler runs on the node's {@value #NETWORK_EXECUTOR} executor; its
-     * stage may complete later (e.g. a parked fetch), from any task of the node.
+     * earlier binding. The handler runs on the node's {@value #NETWORK_EXECUTOR} executor ({@link #FETCH}
+     * on its {@value #FETCH_EXECUTOR} executor); its stage may complete later (e.g. a parked fetch),
+     * from any task of the node.
      */
     public <Q, R> void bind(NodeId node, ServiceKey<Q, R> key,
                                          Function<? super Q, ? extends CompletionStage<R>> handler) {
@@ -122,7 +128,9 @@ public final class InMemoryNetwork {
      */
     public <Q, R> CompletableFuture<R> send(NodeId from, NodeId to, ServiceKey<Q, R> key, Q request) {
         Objects.requireNonNull(request, "request");
-        return send(from, to, key.name(), request, q -> invokeBound(to, key, q));
+        CompletableFuture<R> result = new CompletableFuture<>();
+        send(from, to, key.name(), request, q -> invokeBound(to, key, q), endpoint(from), completing(result));
+        return result;
     }
 
     /**
@@ -133,7 +141,40 @@ public final class InMemoryNetwork {
                                                          Function<? super Q, ? extends CompletionStage<R>> handler) {
         Objects.requireNonNull(handler, "handler");
         CompletableFuture<R> result = new CompletableFuture<>();
+        send(from, to, label, request, handler, endpoint(from), completing(result));
+        return result;
+    }
+
+    private static <R> BiConsumer<R, Throwable> completing(CompletableFuture<R> result) {
+        return (response, error) -> {
+            if (error != null) {
+                result.completeExceptionally(error);
+            } else {
+                result.complete(response);
+            }
+        };
+    }
+
+    /**
+     * As {@link #send(NodeId, NodeId, ServiceKey, Object)}, but the answer (or, with
+     * {@link LossMode#FAIL}, the loss) is delivered straight onto {@code replyExecutor}, which must be
+     * one of {@code from}'s own executors (so pausing or killing {@code from} holds or drops it as any
+     * of its tasks), and {@code onReply} runs there. Saves the stop on {@code from}'s
+     * {@value #NETWORK_EXECUTOR} executor and the hand-off from it, e.g. for a replica fetcher.
+     */
+    public <Q, R> void send(NodeId from, NodeId to, ServiceKey<Q, R> key, Q request, Executor replyExecutor,
+                            BiConsumer<? super R, ? super Throwable> onReply) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(replyExecutor, "replyExecutor");
+        Objects.requireNonNull(onReply, "onReply");
         Endpoint sender = endpoint(from);
+        send(from, to, key.name(), request, q -> invokeBound(to, key, q),
+                new Endpoint(sender.incarnation(), sender.scheduler(), replyExecutor), onReply);
+    }
+
+    private <Q, R> void send(NodeId from, NodeId to, String label, Q request,
+                             Function<? super Q, ? extends CompletionStage<R>> handler, Endpoint replyTo,
+                             BiConsumer<? super R, ? super Throwable> onReply) {
         sent.incrementAndGet();
         deliver(from, to, label, () -> {
             CompletionStage<R> stage;
@@ -142,20 +183,14 @@ public final class InMemoryNetwork {
             } catch (RuntimeException e) {
                 stage = CompletableFuture.failedFuture(e);
             }
-            stage.whenComplete((response, error) -> respond(to, from, sender, label, result, response, error));
-        }, reason -> lose(sender, label, from, to, reason, result));
-        return result;
+            stage.whenComplete((response, error) -> respond(to, from, replyTo, label, onReply, response, error));
+        }, reason -> lose(replyTo, label, from, to, reason, onReply));
     }
 
     private <R> void respond(NodeId from, NodeId to, Endpoint requester, String label,
-                                          CompletableFuture<R> result, R response, Throwable error) {
-        deliverTo(from, to, requester, label + "-response", () -> {
-            if (error != null) {
-                result.completeExceptionally(error);
-            } else {
-                result.complete(response);
-            }
-        }, reason -> lose(requester, label + "-response", from, to, reason, result));
+                             BiConsumer<? super R, ? super Throwable> onReply, R response, Throwable error) {
+        deliverTo(from, to, requester, label + "-response", () -> onReply.accept(response, error),
+                reason -> lose(requester, label + "-response", from, to, reason, onReply));
     }
 
     private <Q, R> CompletionStage<R> invokeBound(NodeId node, ServiceKey<Q, R> key, Q request) {
@@ -178,7 +213,7 @@ public final class InMemoryNetwork {
             onLost.accept(to + " is down");
             return;
         }
-        deliverTo(from, to, endpoint(to), label, task, onLost);
+        deliverTo(from, to, FETCH.name().equals(label) ? fetchEndpoint(to) : endpoint(to), label, task, onLost);
     }
 
     private void deliverTo(NodeId from, NodeId to, Endpoint receiver, String label, Runnable task,
@@ -229,13 +264,13 @@ public final class InMemoryNetwork {
     }
 
     private <R> void lose(Endpoint sender, String label, NodeId from, NodeId to, String reason,
-                          CompletableFuture<R> result) {
+                          BiConsumer<? super R, ? super Throwable> onReply) {
         lost.incrementAndGet();
         log.debug("Lost {} from {} to {}: {}", label, from, to, reason);
         if (lossMode == LossMode.FAIL) {
             LinkState state = links.get(new Link(from, to));
             long delayMs = (state == null ? defaultLink : state.configOr(defaultLink)).minDelayMs();
-            sender.scheduler.schedule(sender.executor, () -> result.completeExceptionally(
+            sender.scheduler.schedule(sender.executor, () -> onReply.accept(null,
                     new NetworkException("Lost " + label + " from " + from + " to " + to + ": " + reason)), delayMs);
         }
     }
@@ -259,6 +294,27 @@ public final class InMemoryNetwork {
             }
             Scheduler scheduler = runtime.forNode(n);
             return new Endpoint(incarnation, scheduler, scheduler.newSerialExecutor(NETWORK_EXECUTOR));
+        });
+    }
+
+    /**
+     * The executor fetch requests are served on ({@value #FETCH_EXECUTOR}), cached per incarnation:
+     * fetches and produces to one broker run on two request threads, as a Kafka broker's
+     * {@code num.io.threads} serve them, rather than queueing behind each other on one. Each link's
+     * fetches still run one at a time in the order sent.
+     */
+    private Endpoint fetchEndpoint(NodeId node) {
+        long incarnation = runtime.incarnation(node);
+        Endpoint endpoint = fetchEndpoints.get(node);
+        if (endpoint != null && endpoint.incarnation == incarnation) {
+            return endpoint;
+        }
+        return fetchEndpoints.compute(node, (n, current) -> {
+            if (current != null && current.incarnation == incarnation) {
+                return current;
+            }
+            Endpoint network = endpoint(n);
+            return new Endpoint(incarnation, network.scheduler(), network.scheduler().newSerialExecutor(FETCH_EXECUTOR));
         });
     }
 
@@ -361,7 +417,19 @@ public final class InMemoryNetwork {
     /** The {@link ReplicaTransport} of broker {@code brokerId}: fetches travel over this network. */
     public ReplicaTransport transportFor(int brokerId) {
         NodeId self = NodeId.broker(brokerId);
-        return (leaderId, request) -> send(self, NodeId.broker(leaderId), FETCH, request);
+        return new ReplicaTransport() {
+            @Override
+            public CompletionStage<FetchResponse> fetch(int leaderId, FetchRequest request) {
+                return send(self, NodeId.broker(leaderId), FETCH, request);
+            }
+
+            @Override
+            public void fetch(int leaderId, FetchRequest request, Executor executor,
+                              BiConsumer<FetchResponse, Throwable> onAnswer) {
+                // The answer goes straight onto the fetcher's executor (one of this broker's).
+                send(self, NodeId.broker(leaderId), FETCH, request, executor, onAnswer);
+            }
+        };
     }
 
     /**

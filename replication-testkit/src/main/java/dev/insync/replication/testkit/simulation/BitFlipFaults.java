@@ -28,7 +28,7 @@ final class BitFlipFaults implements FaultAction {
     @Override
     public void step(FaultKind kind) {
         List<Integer> crashed = new ArrayList<>(ctx.crashed);
-        crashed.removeIf(b -> ctx.cluster.broker(b).status() != BrokerStatus.DOWN);
+        crashed.removeIf(b -> ctx.cluster.broker(b).status() != BrokerStatus.DOWN || !ctx.mayLoseData(b));
         if (crashed.isEmpty()) {
             return;
         }
@@ -37,6 +37,7 @@ final class BitFlipFaults implements FaultAction {
         if (flipped.isEmpty()) {
             return;
         }
+        ctx.lostData(b);
         BitFlip.Flipped f = flipped.get();
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("partition", (long) f.topicPartition().partition());

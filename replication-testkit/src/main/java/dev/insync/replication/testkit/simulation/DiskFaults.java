@@ -85,7 +85,7 @@ final class DiskFaults implements FaultAction {
             return;
         }
         List<Integer> candidates = new ArrayList<>(ctx.crashable(false));
-        candidates.removeIf(failed::containsKey);
+        candidates.removeIf(b -> failed.containsKey(b) || !ctx.mayLoseData(b));
         if (candidates.isEmpty()) {
             return;
         }
@@ -97,6 +97,7 @@ final class DiskFaults implements FaultAction {
         broker.failDisk(logDir, at);
         failed.put(b, new Failed(broker.incarnation(), logDir, ctx.cluster.nowMs() + failedMs));
         ctx.diskFailed.add(b);
+        ctx.lostData(b);
         ctx.record("disk", List.of(b), Map.of("logDir", (long) logDir, "at", at.name()));
     }
 

@@ -29,7 +29,8 @@ import java.util.function.IntSupplier;
  * unclean election; with the guard, two brokers may be down at once (of three) whenever the third is
  * such a member, and a power loss is allowed whatever the ISR: every record below the HW is on
  * every ISR member (INV-7), the eligible one has not lost power since it joined, and the one that
- * lost power cannot lead before it caught up again. Seeds with unclean election enabled skip the
+ * lost power cannot lead before it caught up again. Faults that destroy part of a copy (power loss,
+ * failed disk, flipped bit) also take turns ({@link #mayLoseData}): one damaged copy at a time. Seeds with unclean election enabled skip the
  * guard: there, losing the last eligible member is what unclean election is for.
  */
 final class FaultContext {
@@ -52,6 +53,12 @@ final class FaultContext {
     final Set<Integer> crashed = new TreeSet<>();
     /** Brokers with a failed disk ({@link DiskFaults}) not healed by a restart yet. */
     final Set<Integer> diskFailed = new TreeSet<>();
+    /**
+     * Brokers whose copy a fault destroyed in part (a power loss, a failed disk, a flipped bit) and
+     * that have not been back in every ISR since: until then they may hold less than what the
+     * leader counted them for.
+     */
+    private final Set<Integer> lostData = new TreeSet<>();
     /** Failures of the run itself (not of an invariant over the history), e.g. a shutdown that never ended. */
     final List<Violation> runFailures = new ArrayList<>();
     private int shuttingDown = -1;
@@ -179,6 +186,36 @@ final class FaultContext {
             return leaders;
         }
         return candidates;
+    }
+
+    /**
+     * Whether a fault may destroy part of {@code broker}'s copy now. Without unclean election, only
+     * when no other broker's copy is still damaged: min ISR 2 survives one lost copy, not two. A
+     * leader counts a follower by its last fetch, so a follower that lost power still counts until
+     * it leaves the ISR; should the third replica fall behind (a cut link) and leave first, the
+     * leader acknowledges on its own copy plus that dead one's, and a failed disk under the leader
+     * would then lose acknowledged records, as it would in Kafka.
+     */
+    boolean mayLoseData(int broker) {
+        lostData.removeIf(this::backInEveryIsr);
+        return unclean || lostData.isEmpty() || lostData.equals(Set.of(broker));
+    }
+
+    /** Records that a fault destroyed part of {@code broker}'s copy (see {@link #mayLoseData}). */
+    void lostData(int broker) {
+        lostData.add(broker);
+    }
+
+    private boolean backInEveryIsr(int broker) {
+        if (!eligible(broker)) {
+            return false;
+        }
+        for (int p = 0; p < partitions; p++) {
+            if (!registration(p).map(PartitionRegistration::isr).orElse(List.of()).contains(broker)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether every partition's ISR has an eligible member other than {@code broker}. */

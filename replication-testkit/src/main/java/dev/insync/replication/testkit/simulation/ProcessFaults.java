@@ -105,10 +105,12 @@ final class ProcessFaults implements FaultAction {
             }
             case POWER -> {
                 List<Integer> alive = ctx.crashable(true);
+                alive.removeIf(b -> !ctx.mayLoseData(b));
                 if (!alive.isEmpty()) {
                     int b = ctx.pick(alive);
                     ctx.cluster.powerLoss(b);
                     ctx.crashed.add(b);
+                    ctx.lostData(b);
                     ctx.record("power", List.of(b), Map.of());
                 }
             }

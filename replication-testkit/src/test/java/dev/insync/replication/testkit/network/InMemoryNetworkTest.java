@@ -221,4 +221,40 @@ class InMemoryNetworkTest {
         assertThat(fetchers).containsExactly(3);
         assertThat(response).isCompletedWithValueMatching(r -> r.error() == Errors.NONE);
     }
+
+    @Test
+    @DisplayName("NET-2 fetches are served on the receiver's network-fetch executor, in send order per link; a"
+            + " fetcher's answer comes straight onto the fetcher's own executor, and a killed fetcher never sees it")
+    void fetchExecutors() {
+        network.setDefaultLink(LinkConfig.fixed(2));
+        List<String> events = new ArrayList<>();
+        loop.setTraceListener((timeMs, seq, node, label) -> events.add(timeMs + " " + node + " " + label));
+        List<Long> served = new ArrayList<>();
+        network.bindFetchHandler(1, request -> {
+            served.add(request.brokerEpoch());
+            return CompletableFuture.completedFuture(new FetchResponse(Errors.NONE, Map.of()));
+        });
+        java.util.concurrent.Executor fetcher = loop.forNode(NodeId.broker(3)).newSerialExecutor("fetcher");
+        List<String> answers = new ArrayList<>();
+        for (long epoch = 1; epoch <= 3; epoch++) {
+            long e = epoch;
+            network.transportFor(3).fetch(1, new FetchRequest(3, e, 500, 1, 1024, Map.of()), fetcher,
+                    (response, error) -> answers.add(e + " " + loop.currentNode() + " " + response.error()));
+        }
+        loop.runFor(10);
+        assertThat(served).containsExactly(1L, 2L, 3L);
+        assertThat(answers).containsExactly("1 broker-3 NONE", "2 broker-3 NONE", "3 broker-3 NONE");
+        assertThat(events).containsExactly("2 broker-1 network-fetch", "2 broker-1 network-fetch",
+                "2 broker-1 network-fetch", "4 broker-3 fetcher", "4 broker-3 fetcher", "4 broker-3 fetcher");
+
+        // A killed sender's fetcher executor belongs to the dead incarnation: the late answer is dropped.
+        network.transportFor(3).fetch(1, new FetchRequest(3, 9L, 500, 1, 1024, Map.of()), fetcher,
+                (response, error) -> answers.add("late"));
+        loop.runFor(3);
+        loop.kill(NodeId.broker(3));
+        loop.start(NodeId.broker(3));
+        loop.runFor(10);
+        assertThat(served).containsExactly(1L, 2L, 3L, 9L);
+        assertThat(answers).doesNotContain("late");
+    }
 }
