@@ -85,7 +85,15 @@ public final class LoopbackPorts {
 
     static int ephemeralLow() {
         try {
-            String range = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+            // One read into a buffer: this sysctl file answers a read at a non-zero offset with EOF, so
+            // Files.readString (which reads one byte first when the size says 0) would see just "3".
+            byte[] buffer = new byte[64];
+            int n;
+            try (java.io.InputStream in = java.nio.file.Files.newInputStream(
+                    java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+                n = in.read(buffer);
+            }
+            String range = new String(buffer, 0, Math.max(0, n), java.nio.charset.StandardCharsets.US_ASCII).trim();
             return Integer.parseInt(range.split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return 32_768;
