@@ -53,6 +53,7 @@ import java.util.Properties;
                 TopicsCommand.class,
                 ProduceCommand.class,
                 ConsumeCommand.class,
+                ChaosCommand.class,
         })
 public final class InsyncCli implements Runnable {
 

@@ -58,4 +58,19 @@ public interface ReadinessProbe {
         return process -> Files.exists(process.logFile())
                 && new String(Files.readAllBytes(process.logFile()), StandardCharsets.UTF_8).contains(text);
     }
+
+    /**
+     * Ready once the captured output, from byte {@code offset} on, contains {@code text}: for a
+     * process restarted under the same name, whose output is appended to the previous one's.
+     */
+    static ReadinessProbe logContainsAfter(String text, long offset) {
+        return process -> {
+            if (!Files.exists(process.logFile())) {
+                return false;
+            }
+            byte[] all = Files.readAllBytes(process.logFile());
+            int from = (int) Math.min(offset, all.length);
+            return new String(all, from, all.length - from, StandardCharsets.UTF_8).contains(text);
+        };
+    }
 }
