@@ -162,6 +162,12 @@ class InsyncServerTest {
                 List.of(List.of(1, 2)), Map.of("min.insync.replicas", "2")));
         ServerTestClient.await("broker 1 leads " + TP, WAIT_MS, () -> brokers.get(0).broker().orElseThrow()
                 .replicaManager().partition(TP).map(x -> x.isLeader()).orElse(false));
+        // Broker 2 follows (over its override of broker 1) and the leader counts it in sync: before
+        // that, under load, the leader may answer NOT_ENOUGH_REPLICAS.
+        ServerTestClient.await("broker 2 follows " + TP + " and broker 1's ISR is 1,2", WAIT_MS,
+                () -> brokers.get(1).broker().orElseThrow().replicaManager().partition(TP).isPresent()
+                        && brokers.get(0).broker().orElseThrow().replicaManager().partition(TP)
+                        .map(x -> x.isr().size() == 2 && !x.isUnderMinIsr()).orElse(false));
         // acks=all with min ISR 2 completes only once broker 2 fetched over its override of broker 1.
         ProduceResult r = client.produce(layout.brokerListener(1), TP, -1, List.of("via-proxy-path"));
         assertThat(r.error()).isEqualTo(Errors.NONE);
