@@ -232,6 +232,9 @@ class LeaderEpochCacheTest {
         Files.writeString(file(), "0\n2\n0 10\n1 10\n");
         assertThatThrownBy(() -> LeaderEpochCache.load(file(), TP))
                 .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> assertThat(e.lineNumber()).isEqualTo(4));
+        Files.writeString(file(), "0\n2\n1 0\n1 10\n");
+        assertThatThrownBy(() -> LeaderEpochCache.load(file(), TP))
+                .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> assertThat(e.lineNumber()).isEqualTo(4));
     }
 
     @Test
