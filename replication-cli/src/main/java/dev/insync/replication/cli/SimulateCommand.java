@@ -74,7 +74,7 @@ public final class SimulateCommand implements Callable<Integer> {
     private long durationSeconds;
 
     /** Every {@link FaultKind}, as the command line names them (the default of {@code --faults}). */
-    static final String ALL_FAULTS = "pause,kill,power,partition,shutdown,delay,loss,clock,bitflip,disk";
+    static final String ALL_FAULTS = "pause,kill,power,partition,shutdown,delay,loss,clock,bitflip,disk,controller";
 
     @Option(names = "--faults", paramLabel = "KINDS", defaultValue = ALL_FAULTS,
             description = "Comma-separated fault kinds from " + ALL_FAULTS + "; 'none' for no faults (default every kind).")

@@ -264,6 +264,7 @@ public final class Log implements Closeable {
         if (!leaderEpochCache.isEmpty()) {
             leaderEpochCache.truncateFromEnd(leo);
             leaderEpochCache.truncateFromStart(logStartOffset);
+            restoreLogStartFromEpochCache(epochFile);
         }
         LOG.info("Loaded log of {} in {}: {} segments, log start offset {}, log end offset {}, recovery point {}",
                 topicPartition, dir, segments.size(), logStartOffset, logEndOffset, recoveryPoint);
@@ -291,6 +292,27 @@ public final class Log implements Closeable {
                             : "the leader-epoch checkpoint lags the recovered batches")
                             + "; added from the batches' partitionLeaderEpoch: " + added);
         }
+    }
+
+    /**
+     * LOG-8/LOG-10: moving the log start rewrites the epoch cache at once (its first entry starts at
+     * the new log start) but the log-start checkpoint only periodically, so a crash in between
+     * reopens the log at an older start than the cache's. The cache proves where the log started
+     * before the crash: the log start is restored to it (the records below it were deleted, as they
+     * were on the leader whose log start this broker took, or by retention), so the cache describes
+     * the log again.
+     */
+    private void restoreLogStartFromEpochCache(Path epochFile) {
+        Optional<EpochEntry> first = leaderEpochCache.earliestEntry();
+        if (first.isEmpty() || first.get().startOffset() <= logStartOffset || first.get().startOffset() > logEndOffset) {
+            return;
+        }
+        long restored = first.get().startOffset();
+        finding(RecoveryFinding.Kind.CLAMPED_LOG_START, epochFile, restored, "the log start offset " + logStartOffset
+                + " is below the leader-epoch checkpoint's first entry " + first.get() + ", which moving the log start"
+                + " wrote before the log-start checkpoint could; the log starts at " + restored + " again");
+        logStartOffset = restored;
+        highWatermark = logStartOffset;
     }
 
     private void finding(RecoveryFinding.Kind kind, Path file, long offset, String reason) {

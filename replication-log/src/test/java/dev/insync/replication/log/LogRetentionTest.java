@@ -154,4 +154,26 @@ class LogRetentionTest {
         log.appendAsLeader(batchAtTime(2_000, 1), 0);
         assertThat(readOffsets(log, 3)).containsExactly(3L);
     }
+
+    @Test
+    @DisplayName("LOG-8 LOG-10 a log reopened with an older log-start checkpoint than its epoch cache (moving the log start wrote the cache first) starts where the cache says, so the cache describes it")
+    void logStartRestoredFromTheEpochCacheAfterACrash() {
+        open(smallConfig());
+        for (int i = 0; i < 5; i++) {
+            log.appendAsLeader(batch("x" + i, 2), i < 2 ? 1 : 2);
+        }
+        log.updateHighWatermark(10);
+        log.maybeIncrementLogStartOffset(7);
+        assertThat(log.leaderEpochCache().epochEntries()).containsExactly(new EpochEntry(2, 7));
+        log.close();
+
+        // The broker dies before its log-start checkpoint: the owner reopens the log at log start 0.
+        log = Log.open(tmp.resolve(TP.toString()), TP, smallConfig(), 0, 0, () -> 0L);
+        assertThat(log.logStartOffset()).isEqualTo(7);
+        assertThat(log.leaderEpochCache().epochEntries()).containsExactly(new EpochEntry(2, 7));
+        assertThat(log.recoveryFindings()).extracting(RecoveryFinding::kind).contains(RecoveryFinding.Kind.CLAMPED_LOG_START);
+        assertThatThrownBy(() -> log.read(2, 1 << 20, log.logEndOffset()))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE));
+        assertThat(log.read(7, 1 << 20, log.logEndOffset()).records().batches()).isNotEmpty();
+    }
 }

@@ -186,6 +186,20 @@ public final class BrokerLifecycleManager implements AutoCloseable {
      * the one in flight is answered, instead of at the next tick.
      */
     public void reportOfflineReplicas() {
+        heartbeatSoon();
+    }
+
+    /**
+     * LDR-4: the broker has caught up with the metadata up to its registration (its initial load is
+     * applied); sends a heartbeat now, or right after the one in flight is answered, so that the
+     * controller unfences it without waiting for the next tick (Kafka's broker does the same once
+     * it is ready to unfence).
+     */
+    public void caughtUpWithMetadata() {
+        heartbeatSoon();
+    }
+
+    private void heartbeatSoon() {
         synchronized (lock) {
             if (state != State.RUNNING) {
                 return;

@@ -684,6 +684,7 @@ public final class ReplicaManager {
     public void applyMetadataDelta(MetadataDelta delta) {
         Objects.requireNonNull(delta, "delta");
         Set<TopicPartition> toWake = new LinkedHashSet<>();
+        Map<TopicPartition, RuntimeException> storageFailures = new LinkedHashMap<>();
         synchronized (stateChangeLock) {
             if (shutDown) {
                 return;
@@ -718,7 +719,7 @@ public final class ReplicaManager {
                 }
             }
             for (PartitionRegistration registration : delta.partitions()) {
-                applyPartition(registration, stopFetching, startFetching, toWake);
+                applyPartition(registration, stopFetching, startFetching, toWake, storageFailures);
             }
             if (!stopFetching.isEmpty()) {
                 fetcherManager.removeFetcherForPartitions(stopFetching);
@@ -730,6 +731,9 @@ public final class ReplicaManager {
         }
         // Outside the state lock: waiting acks=all of partitions no longer led here end now.
         toWake.forEach(this::wakePurgatories);
+        // §9: a disk failure met while changing a partition's role (the epoch checkpoint a new leader
+        // writes, say) takes its directory offline, as anywhere else; the rest of the delta is applied.
+        storageFailures.forEach(this::onStorageFailure);
     }
 
     private void applyMinIsrChanges(Map<String, Integer> minIsrByTopic, Set<TopicPartition> toWake) {
@@ -745,7 +749,8 @@ public final class ReplicaManager {
     }
 
     private void applyPartition(PartitionRegistration registration, Set<TopicPartition> stopFetching,
-                                Map<TopicPartition, InitialFetchState> startFetching, Set<TopicPartition> toWake) {
+                                Map<TopicPartition, InitialFetchState> startFetching, Set<TopicPartition> toWake,
+                                Map<TopicPartition, RuntimeException> storageFailures) {
         TopicPartition tp = registration.topicPartition();
         metadataPartitions.put(tp, registration);
         if (!registration.replicas().contains(brokerId)) {
@@ -765,6 +770,23 @@ public final class ReplicaManager {
         if (partition.isOffline()) {
             return;
         }
+        try {
+            changeRole(partition, registration, stopFetching, startFetching, toWake);
+        } catch (ApiException | UncheckedIOException e) {
+            if (e instanceof ApiException api && api.error() != Errors.KAFKA_STORAGE_ERROR) {
+                throw e;
+            }
+            LOG.error("{}Storage error while applying the metadata of {}: {}", logPrefix, tp, e.toString());
+            storageFailures.put(tp, e);
+            stopFetching.add(tp);
+            startFetching.remove(tp);
+            toWake.add(tp);
+        }
+    }
+
+    private void changeRole(Partition partition, PartitionRegistration registration, Set<TopicPartition> stopFetching,
+                            Map<TopicPartition, InitialFetchState> startFetching, Set<TopicPartition> toWake) {
+        TopicPartition tp = registration.topicPartition();
         if (registration.leader() == brokerId) {
             if (partition.makeLeader(registration)) {
                 LOG.info("{}Became leader of {} in leader epoch {}", logPrefix, tp, registration.leaderEpoch());

@@ -115,6 +115,29 @@ class BrokerLifecycleManagerTest {
     }
 
     @Test
+    @DisplayName("LDR-4 caughtUpWithMetadata sends a heartbeat with the new metadata offset at once, so the broker is unfenced without waiting a tick")
+    void caughtUpHeartbeatsAtOnce() {
+        BrokerLifecycleManager m = manager(-1);
+        m.start();
+        scheduler.runReady();
+        channel.lastRegister().response().complete(5L);
+        scheduler.runReady();
+        metadataOffset.set(4);
+        channel.lastHeartbeat().response().complete(answer(true, false));
+        scheduler.runReady();
+        assertThat(m.isFenced()).isTrue();
+
+        metadataOffset.set(5);
+        m.caughtUpWithMetadata();
+        scheduler.runReady();
+        assertThat(channel.heartbeatCalls).as("at once, not at the next tick").hasSize(2);
+        assertThat(channel.lastHeartbeat().metadataOffset()).isEqualTo(5);
+        channel.lastHeartbeat().response().complete(answer(false, false));
+        scheduler.runReady();
+        assertThat(m.isFenced()).isFalse();
+    }
+
+    @Test
     @DisplayName("LDR-4 heartbeats go out every broker.heartbeat.interval.ms with the metadata offset and unfence")
     void heartbeatsEveryInterval() {
         BrokerLifecycleManager m = manager(-1);

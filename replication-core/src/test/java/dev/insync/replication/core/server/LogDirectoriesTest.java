@@ -1,6 +1,8 @@
 package dev.insync.replication.core.server;
 
 import dev.insync.replication.core.config.ReplicationConfig;
+import dev.insync.replication.core.metadata.MetadataDelta;
+import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
@@ -164,5 +166,29 @@ class LogDirectoriesTest {
         assertThat(rm(1).isShutDown()).isTrue();
         assertThat(only(rm(1).produce(Map.of(REP1, records("b")), Acks.LEADER, 1000), REP1).error())
                 .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+    }
+
+    @Test
+    @DisplayName("§9 a storage failure while metadata makes this broker leader takes that directory offline; the rest of the delta is applied and nothing escapes")
+    void storageFailureWhileApplyingMetadata() {
+        cluster(2, 1, 2);
+        cluster.setPartition(REP0, List.of(2, 1), List.of(2, 1), 2, 0, 0);
+        cluster.setPartition(REP1, List.of(2, 1), List.of(2, 1), 2, 0, 0);
+        cluster.run(0);
+        assertThat(dirOf(1, REP0)).isNotEqualTo(dirOf(1, REP1));
+        failDiskOf(1, REP0);
+
+        long offset = cluster.nextMetadataOffset();
+        PartitionRegistration rep0 = new PartitionRegistration(REP0, List.of(2, 1), List.of(1), List.of(), List.of(), 1, 1, 1,
+                false);
+        PartitionRegistration rep1 = new PartitionRegistration(REP1, List.of(2, 1), List.of(1), List.of(), List.of(), 1, 1, 1,
+                false);
+        rm(1).applyMetadataDelta(new MetadataDelta(offset, List.of(), List.of(rep0, rep1), List.of(), Map.of()));
+
+        assertThat(rm(1).lastAppliedMetadataOffset()).isEqualTo(offset);
+        assertThat(rm(1).offlineReplicas()).containsExactly(REP0);
+        assertThat(rm(1).partition(REP1).orElseThrow().isLeader()).as("the other partition of the delta").isTrue();
+        assertThat(cluster.logDirEvents).containsExactly("1 offline broker-1 [rep-0]");
+        assertThat(only(rm(1).produce(Map.of(REP1, records("b")), Acks.LEADER, 1000), REP1).error()).isEqualTo(Errors.NONE);
     }
 }

@@ -1,5 +1,6 @@
 package dev.insync.replication.testkit.cluster;
 
+import dev.insync.replication.broker.InsyncBroker;
 import dev.insync.replication.core.broker.BrokerLifecycleManager;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
 import dev.insync.replication.core.partition.Partition;
@@ -59,6 +60,14 @@ public final class BrokerHandle {
     /** Its first log directory (where the directory-level checkpoint files of a one-directory broker are). */
     public Path dataDir() {
         return broker.dataDir();
+    }
+
+    /**
+     * The running incarnation's assembly (replica manager, lifecycle, metadata follower and view,
+     * log directories): the same {@code InsyncBroker} production runs; empty while down.
+     */
+    public Optional<InsyncBroker> insyncBroker() {
+        return broker.insyncBroker();
     }
 
     /** The running incarnation's replica manager; empty while down. */

@@ -1,24 +1,21 @@
 package dev.insync.replication.testkit.cluster;
 
+import dev.insync.replication.broker.BrokerConfig;
+import dev.insync.replication.broker.BrokerRequestHandlers;
+import dev.insync.replication.broker.InsyncBroker;
 import dev.insync.replication.core.broker.BrokerLifecycleManager;
-import dev.insync.replication.core.config.ReplicationConfig;
-import dev.insync.replication.core.metadata.ControllerChannel;
-import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
 import dev.insync.replication.core.partition.Partition;
-import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
-import dev.insync.replication.core.server.LogDirFailureListener;
 import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.core.time.Scheduler;
-import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogDirectory;
 import dev.insync.replication.log.StorageOperation;
 import dev.insync.replication.log.TopicPartition;
-import dev.insync.replication.testkit.controller.MetadataDeltaSequencer;
+import dev.insync.replication.testkit.controller.ClusterController;
 import dev.insync.replication.testkit.network.InMemoryNetwork;
 import dev.insync.replication.testkit.sim.NodeId;
 import dev.insync.replication.testkit.sim.NodeRuntime;
@@ -36,19 +33,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * One broker of an {@link InMemoryCluster} across its incarnations: one or more real
- * {@link LogDirectory}s (Kafka's {@code log.dirs}), a {@link ReplicaManager} and a
- * {@link BrokerLifecycleManager} wired to the in-memory network, and the faults a real process
- * suffers. Each start is a new process: nothing in memory survives a stop. A failed log directory is
- * reported to the controller at once through a heartbeat (§9); with none online left the broker
- * stops heartbeating, as a Kafka broker halts.
+ * One broker of an {@link InMemoryCluster} across its incarnations: each start is a new process, a
+ * new {@link InsyncBroker} (the assembly production uses) over the same log directories (Kafka's
+ * {@code log.dirs}), on the broker's node of the cluster's runtime, with the in-memory network as its
+ * binding: fetches to other brokers over {@code transportFor}, the controller over
+ * {@code controllerEndpointFor}, and its fetch and produce handlers bound on the network once it
+ * serves. Around it this class keeps what outlives a process (the incarnation count, the last broker
+ * epoch, the disks and their faults) and the {@link MutationSeams}. Nothing in memory survives a stop.
  */
 final class ClusterBroker {
 
@@ -58,20 +55,18 @@ final class ClusterBroker {
     private final NodeId node;
     /** Kafka's {@code log.dirs}; the first is {@link #dataDir()}. */
     private final List<Path> logDirs;
-    private final ReplicationConfig config;
+    /** The broker's Kafka properties ({@code node.id}, {@code log.dirs} and the cluster's settings). */
+    private final Map<String, Object> properties;
     private final NodeRuntime runtime;
     private final InMemoryNetwork network;
     private final MutationSeams seams;
-    private final long retentionCheckIntervalMs;
-    /** This broker's log directory's durability (and fault hook); per broker, never JVM-wide. */
+    /** This broker's log directories' durability (and fault hook); per broker, never JVM-wide. */
     private final FileSync fileSync;
 
     private volatile BrokerStatus status = BrokerStatus.DOWN;
     private int incarnation;
-    private List<LogDirectory> logDirectories;
-    private ReplicaManager replicaManager;
-    private BrokerLifecycleManager lifecycle;
-    private MetadataDeltaSequencer sequencer;
+    /** The running incarnation, null while down. */
+    private volatile InsyncBroker broker;
     private InMemoryReplicationMetrics metrics;
     /** The broker epoch of the last incarnation that registered, -1 before. */
     private long lastIncarnationEpoch = BrokerLifecycleManager.NO_EPOCH;
@@ -85,18 +80,21 @@ final class ClusterBroker {
     /** The public face of this broker ({@link InMemoryCluster#broker(int)}). */
     private final BrokerHandle handle = new BrokerHandle(this);
 
-    ClusterBroker(int id, List<Path> logDirs, ReplicationConfig config, NodeRuntime runtime, InMemoryNetwork network,
-                  Set<Mutation> mutations, FileSync fileSync, long retentionCheckIntervalMs) {
+    ClusterBroker(int id, List<Path> logDirs, Map<String, ?> clusterProperties, NodeRuntime runtime,
+                  InMemoryNetwork network, Set<Mutation> mutations, FileSync fileSync, long retentionCheckIntervalMs) {
         this.fileSync = fileSync;
         this.seams = new MutationSeams(mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations));
-        this.retentionCheckIntervalMs = retentionCheckIntervalMs;
         this.id = id;
         this.node = NodeId.broker(id);
         if (logDirs.isEmpty()) {
             throw new IllegalArgumentException("Broker " + id + " needs at least one log directory");
         }
         this.logDirs = List.copyOf(logDirs);
-        this.config = config;
+        Map<String, Object> props = new LinkedHashMap<>(clusterProperties);
+        props.put(BrokerConfig.NODE_ID, id);
+        props.put(BrokerConfig.LOG_DIRS, this.logDirs.stream().map(Path::toString).collect(Collectors.joining(",")));
+        props.put(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS, retentionCheckIntervalMs);
+        this.properties = Map.copyOf(props);
         this.runtime = runtime;
         this.network = network;
     }
@@ -132,7 +130,12 @@ final class ClusterBroker {
         return incarnation;
     }
 
-    /** Starts a new process: opens (and recovers) the log directory, registers, serves. */
+    /** The running incarnation's assembly, empty while down. */
+    Optional<InsyncBroker> insyncBroker() {
+        return Optional.ofNullable(broker);
+    }
+
+    /** Starts a new process: an {@link InsyncBroker} opens (and recovers) the log directories, registers, serves. */
     void start() {
         if (status != BrokerStatus.DOWN) {
             throw new IllegalStateException("Broker " + id + " is " + status + ", not down");
@@ -141,61 +144,44 @@ final class ClusterBroker {
             runtime.start(node);
         }
         incarnation++;
-        Scheduler scheduler = runtime.forNode(node);
-        this.scheduler = scheduler;
-        List<LogDirectory> dirs = openLogDirectories(scheduler);
-        logDirectories = dirs;
-        long previousEpoch = seams.previousBrokerEpoch(previousCleanShutdownEpoch(dirs), lastIncarnationEpoch);
-        metrics = new InMemoryReplicationMetrics();
-        MetadataDeltaSequencer[] sequencerRef = new MetadataDeltaSequencer[1];
-        ReplicaManager[] replicaManagerRef = new ReplicaManager[1];
-        ControllerChannel channel = seams.controllerChannel(network.controllerChannelFor(id),
-                tp -> replicaManagerRef[0] == null ? Optional.empty() : replicaManagerRef[0].partition(tp));
-        lifecycle = BrokerLifecycleManager.builder(id, channel, scheduler)
-                .previousBrokerEpoch(previousEpoch)
-                .heartbeatIntervalMs(config.brokerHeartbeatIntervalMs())
-                .registrationRetryBackoffMs(config.brokerRegistrationRetryBackoffMs())
-                .metadataOffset(() -> sequencerRef[0].appliedOffset())
-                .offlineReplicas(() -> replicaManagerRef[0] == null ? List.of() : replicaManagerRef[0].offlineReplicas())
+        Scheduler nodeScheduler = runtime.forNode(node);
+        List<DiskFault> newDisks = new ArrayList<>();
+        InMemoryReplicationMetrics newMetrics = new InMemoryReplicationMetrics();
+        long lastEpoch = lastIncarnationEpoch;
+        InsyncBroker[] self = new InsyncBroker[1];
+        InsyncBroker b = InsyncBroker.builder(properties)
+                .scheduler(nodeScheduler)
+                .transport(network.transportFor(id))
+                .controllerEndpoints(Map.of(ClusterController.NODE_ID,
+                        seams.controllerApi(network.controllerEndpointFor(id), lastEpoch, () -> Optional.ofNullable(self[0]))))
+                .requestServer(this::serve)
+                // Every directory on a new, healthy disk: its FileSync's fault hook.
+                .fileSync(dir -> {
+                    DiskFault disk = new DiskFault(dir);
+                    newDisks.add(disk);
+                    return fileSync.withFaults(disk);
+                })
+                .metrics(newMetrics)
                 .build();
-        BrokerLifecycleManager lm = lifecycle;
-        replicaManager = ReplicaManager.builder(id).config(config).logDirectories(dirs).scheduler(scheduler)
-                .transport(network.transportFor(id)).controller(channel)
-                .brokerEpoch(lifecycle::brokerEpoch).metrics(metrics).logDirFailureListener(logDirFailures(lm)).build();
-        replicaManagerRef[0] = replicaManager;
-        // LDR-4: act on metadata only once caught up with the controller's log (see InitialMetadataLoad).
-        Consumer<MetadataDelta> applier = seams.metadataApplier(replicaManager::applyMetadataDelta);
-        sequencer = new MetadataDeltaSequencer(seams.skipsInitialLoadMerge() ? applier : new InitialMetadataLoad(applier,
-                lm::brokerEpoch, scheduler, scheduler.newSerialExecutor("InitialMetadataLoad-" + id)));
-        sequencerRef[0] = sequencer;
-        ReplicaManager rm = replicaManager;
-        network.bindFetchHandler(id, seams.fetchHandler(rm, this::log));
-        network.bindMetadataListener(id, sequencer::accept);
-        network.bind(node, ClientRpc.PRODUCE, request -> produce(rm, seams.produceRequest(request)));
-        rm.startup();
-        lifecycle.start();
-        scheduleRetention(scheduler, dirs);
+        self[0] = b;
+        b.start();
+        disks = List.copyOf(newDisks);
+        scheduler = nodeScheduler;
+        metrics = newMetrics;
+        broker = b;
         status = BrokerStatus.RUNNING;
-        LOG.debug("Broker {} started (incarnation {}, previous clean epoch {})", id, incarnation, previousEpoch);
+        LOG.debug("Broker {} started (incarnation {}, previous clean epoch {})", id, incarnation,
+                b.previousCleanShutdownEpoch());
     }
 
-    /** Opens every log directory, each on a new, healthy {@link DiskFault} (its FileSync's fault hook). */
-    private List<LogDirectory> openLogDirectories(Scheduler scheduler) {
-        List<LogDirectory> opened = new ArrayList<>();
-        List<DiskFault> newDisks = new ArrayList<>();
-        try {
-            for (Path dir : logDirs) {
-                DiskFault disk = new DiskFault(dir);
-                newDisks.add(disk);
-                opened.add(LogDirectory.open(dir, config.logConfig(), scheduler.time()::milliseconds,
-                        fileSync.withFaults(disk)));
-            }
-        } catch (RuntimeException e) {
-            opened.forEach(LogDirectory::close);
-            throw e;
-        }
-        disks = List.copyOf(newDisks);
-        return List.copyOf(opened);
+    /** The broker's network binding, server half: its handlers on this incarnation of its node. */
+    private AutoCloseable serve(BrokerRequestHandlers handlers) {
+        ReplicaManager rm = handlers.replicaManager();
+        network.bindFetchHandler(id, seams.fetchHandler(handlers::fetch, rm,
+                tp -> rm.logDirectoryOf(tp).flatMap(dir -> dir.log(tp))));
+        network.bind(node, ClientRpc.PRODUCE, request -> produce(handlers, seams.produceRequest(request)));
+        // Handlers are bound per incarnation: a stopped process's are never reached again.
+        return () -> { };
     }
 
     /**
@@ -246,63 +232,11 @@ final class ClusterBroker {
         return current.get(index);
     }
 
-    /** LDR-5: the stop was clean only if every log directory says so, with the same broker epoch. */
-    private static long previousCleanShutdownEpoch(List<LogDirectory> dirs) {
-        OptionalLong first = dirs.get(0).previousCleanShutdownBrokerEpoch();
-        boolean allClean = dirs.stream().allMatch(d -> d.previousCleanShutdownBrokerEpoch().equals(first));
-        return allClean ? first.orElse(BrokerLifecycleManager.NO_EPOCH) : BrokerLifecycleManager.NO_EPOCH;
-    }
-
-    /** §9: a failed directory is reported to the controller at once; with none left the broker stops heartbeating. */
-    private LogDirFailureListener logDirFailures(BrokerLifecycleManager lm) {
-        return new LogDirFailureListener() {
-            @Override
-            public void onLogDirOffline(Path dir, Set<TopicPartition> offlinePartitions) {
-                LOG.warn("Broker {}: log directory {} is offline ({}); telling the controller", id, dir, offlinePartitions);
-                lm.reportOfflineReplicas();
-            }
-
-            @Override
-            public void onNoOnlineLogDir() {
-                LOG.error("Broker {} has no online log directory left: it stops", id);
-                lm.close();
-            }
-        };
-    }
-
-    /**
-     * LOG-10: core leaves retention to the embedder (Kafka's LogManager runs it); this broker
-     * assembly runs it every {@code retentionCheckIntervalMs} when a retention limit is set.
-     */
-    private void scheduleRetention(Scheduler scheduler, List<LogDirectory> dirs) {
-        if (retentionCheckIntervalMs <= 0
-                || (config.logConfig().retentionMs() < 0 && config.logConfig().retentionBytes() < 0)) {
-            return;
-        }
-        scheduler.schedulePeriodically(scheduler.newSerialExecutor("log-retention-" + id), () -> {
-            long nowMs = scheduler.time().milliseconds();
-            for (LogDirectory dir : dirs) {
-                for (Log log : dir.logs().values()) {
-                    try {
-                        log.deleteOldSegments(nowMs);
-                    } catch (RuntimeException e) {
-                        LOG.warn("Broker {}: retention of {} failed: {}", id, log.topicPartition(), e.toString());
-                    }
-                }
-            }
-        }, retentionCheckIntervalMs, retentionCheckIntervalMs);
-    }
-
-    /** The broker's produce handler; PRO-1: the wire's acks are parsed here, a bad value is answered at once. */
-    private static CompletableFuture<ClientRpc.ProduceResponse> produce(ReplicaManager rm, ClientRpc.ProduceRequest request) {
+    /** The broker's produce handler, as a client's request reaches it (acks parsed by the broker, PRO-1). */
+    private static CompletableFuture<ClientRpc.ProduceResponse> produce(BrokerRequestHandlers handlers,
+                                                                        ClientRpc.ProduceRequest request) {
         TopicPartition tp = request.topicPartition();
-        Acks acks;
-        try {
-            acks = Acks.forCode(request.acks());
-        } catch (ApiException e) {
-            return CompletableFuture.completedFuture(new ClientRpc.ProduceResponse(e.error(), -1, -1));
-        }
-        return rm.produce(Map.of(tp, request.records()), acks, request.timeoutMs())
+        return handlers.produce(Map.of(tp, request.records()), request.acks(), request.timeoutMs()).toCompletableFuture()
                 .thenApply(results -> {
                     ProduceResult r = results.get(tp);
                     // LOG-4: the epoch the records were stamped with, read by the append itself.
@@ -341,7 +275,7 @@ final class ClusterBroker {
     void powerLoss() {
         requireAlive();
         Map<Path, Long> recoveryPoints = new LinkedHashMap<>();
-        for (LogDirectory dir : logDirectories) {
+        for (LogDirectory dir : broker.logDirectories()) {
             for (Log log : dir.logs().values()) {
                 recoveryPoints.put(log.dir(), log.recoveryPoint());
             }
@@ -354,41 +288,32 @@ final class ClusterBroker {
     }
 
     private void rememberEpoch() {
-        if (lifecycle != null && lifecycle.brokerEpoch() >= 0) {
-            lastIncarnationEpoch = lifecycle.brokerEpoch();
+        long epoch = broker.lifecycle().brokerEpoch();
+        if (epoch >= 0) {
+            lastIncarnationEpoch = epoch;
         }
     }
 
     private void closeFilesAfterDeath() {
-        // Nothing of the dead process runs any more; releasing its file handles is the OS's part.
-        logDirectories.forEach(LogDirectory::close);
+        // Nothing of the dead process runs any more (its node is killed); the files are closed as the OS would.
+        broker.halt();
         clearProcessState();
     }
 
     /**
-     * Controlled shutdown (LDR-4): asks the controller to move leadership and ISR away, then closes
-     * cleanly, leaving the clean-shutdown marker. The future completes when the broker is down.
+     * Controlled shutdown (LDR-4): the broker asks the controller to move leadership and ISR away,
+     * then closes cleanly, leaving the clean-shutdown marker. The future completes when it is down.
      */
     CompletableFuture<Void> controlledShutdown() {
         requireStatus(BrokerStatus.RUNNING);
-        BrokerLifecycleManager lm = lifecycle;
-        ReplicaManager rm = replicaManager;
+        InsyncBroker b = broker;
         CompletableFuture<Void> down = new CompletableFuture<>();
-        lm.beginControlledShutdown().whenComplete((ignored, error) -> {
+        b.controlledShutdown().whenComplete((ignored, error) -> {
             if (error != null) {
                 down.completeExceptionally(error);
                 return;
             }
-            long epoch = lm.brokerEpoch();
-            lastIncarnationEpoch = epoch;
-            lm.close();
-            try {
-                rm.closeCleanly(epoch);
-            } catch (RuntimeException e) {
-                // A failed disk (contract §9): that directory keeps no clean-shutdown marker, so the next
-                // start is unclean (LDR-5); the process exits all the same, as Kafka's does.
-                LOG.warn("Broker {}: clean close failed ({}); stopping without the marker there", id, e.toString());
-            }
+            lastIncarnationEpoch = b.lifecycle().brokerEpoch();
             runtime.kill(node);
             clearProcessState();
             down.complete(null);
@@ -399,15 +324,12 @@ final class ClusterBroker {
     private void clearProcessState() {
         status = BrokerStatus.DOWN;
         scheduler = null;
-        logDirectories = null;
-        replicaManager = null;
-        lifecycle = null;
-        sequencer = null;
+        broker = null;
         metrics = null;
     }
 
     Optional<ReplicaManager> replicaManager() {
-        return Optional.ofNullable(replicaManager);
+        return insyncBroker().map(InsyncBroker::replicaManager);
     }
 
     Optional<Partition> partition(TopicPartition tp) {
@@ -415,13 +337,11 @@ final class ClusterBroker {
     }
 
     Optional<Log> log(TopicPartition tp) {
-        List<LogDirectory> dirs = logDirectories;
-        return dirs == null ? Optional.empty()
-                : dirs.stream().map(d -> d.log(tp)).flatMap(Optional::stream).findFirst();
+        return insyncBroker().flatMap(b -> b.log(tp));
     }
 
     Optional<BrokerLifecycleManager> lifecycle() {
-        return Optional.ofNullable(lifecycle);
+        return insyncBroker().map(InsyncBroker::lifecycle);
     }
 
     Optional<InMemoryReplicationMetrics> metrics() {
@@ -431,7 +351,7 @@ final class ClusterBroker {
     /**
      * Closes a running (or paused) broker without the clean-shutdown marker (cluster teardown). Its
      * threads stop first, none interrupted (the runtime lets a running task finish and waits for it),
-     * and only then does its ReplicaManager stop and close the log directory, with a last HW
+     * and only then does its ReplicaManager stop and close the log directories, with a last HW
      * checkpoint: a close never lands in the middle of an append or a fetcher's write, so no
      * partition goes offline and every log reopens without recovery truncation.
      */
@@ -440,12 +360,7 @@ final class ClusterBroker {
             return;
         }
         runtime.kill(node);
-        lifecycle.close();
-        try {
-            replicaManager.shutdown();
-        } catch (RuntimeException e) {
-            LOG.warn("Closing broker {} failed: {}", id, e.toString());
-        }
+        broker.close();
         clearProcessState();
     }
 

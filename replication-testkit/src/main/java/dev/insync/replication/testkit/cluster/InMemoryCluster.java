@@ -1,12 +1,12 @@
 package dev.insync.replication.testkit.cluster;
 
+import dev.insync.replication.controller.ControllerConfig;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.log.FileSync;
 import dev.insync.replication.log.StorageOperation;
 import dev.insync.replication.log.TopicPartition;
-import dev.insync.replication.testkit.controller.ControllerConfig;
-import dev.insync.replication.testkit.controller.ReferenceController;
+import dev.insync.replication.testkit.controller.ClusterController;
 import dev.insync.replication.testkit.network.InMemoryNetwork;
 import dev.insync.replication.testkit.network.LinkConfig;
 import dev.insync.replication.testkit.sim.EventLoop;
@@ -40,9 +40,11 @@ import java.util.random.RandomGenerator;
 import java.util.stream.Stream;
 
 /**
- * An in-process cluster for tests: a {@link ReferenceController} and N brokers, each a real
- * {@code ReplicaManager} over its own real {@code LogDirectory} (under {@code <dataDir>/broker-<id>}),
- * wired over an {@link InMemoryNetwork}. Simulated (the default), everything runs on one seeded
+ * An in-process cluster for tests: a controller ({@link ClusterController}: the controller module's
+ * {@code QuorumController} on an in-memory metadata log, as node {@link NodeId#CONTROLLER}) and N
+ * brokers, each an {@code InsyncBroker} (the assembly production uses: a real {@code ReplicaManager}
+ * over its own real {@code LogDirectory}s under {@code <dataDir>/broker-<id>}, its lifecycle and
+ * metadata follower), wired over an {@link InMemoryNetwork}. Simulated (the default), everything runs on one seeded
  * {@link EventLoop} in virtual time and nothing runs unless the test drives time: {@link #runFor},
  * {@link #runUntil} or {@link #await}. Real-time ({@link Builder#realTime()}), every component runs
  * on its own named thread.
@@ -67,7 +69,7 @@ public final class InMemoryCluster implements AutoCloseable {
     /** The simulator, or null in real-time mode. */
     private final EventLoop loop;
     private final InMemoryNetwork network;
-    private final ReferenceController controller;
+    private final ClusterController controller;
     private final ReplicationConfig config;
     private final Map<Integer, ClusterBroker> brokers = new LinkedHashMap<>();
     private final Path dataDir;
@@ -78,7 +80,7 @@ public final class InMemoryCluster implements AutoCloseable {
     private boolean closed;
 
     private InMemoryCluster(Builder b) {
-        this.config = ReplicationConfig.fromProperties(b.properties);
+        this.config = ReplicationConfig.fromProperties(brokerProperties(b.properties));
         this.mutations = b.mutations.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(b.mutations));
         if (b.realTime) {
             this.loop = null;
@@ -92,11 +94,7 @@ public final class InMemoryCluster implements AutoCloseable {
         if (b.linkConfig != null) {
             network.setDefaultLink(b.linkConfig);
         }
-        ControllerConfig controllerConfig = ControllerConfig.DEFAULT
-                .withBrokerSessionTimeoutMs(config.brokerSessionTimeoutMs())
-                .withDefaultMinInsyncReplicas(config.minInsyncReplicas())
-                .withDefaultUncleanLeaderElection(config.uncleanLeaderElectionEnable());
-        this.controller = new ReferenceController(runtime, network, controllerConfig);
+        this.controller = new ClusterController(runtime, network, ClusterController.configFor(config, b.properties));
         try {
             this.dataDir = b.dataDir != null ? Files.createDirectories(b.dataDir) : Files.createTempDirectory("insync-cluster-");
         } catch (IOException e) {
@@ -110,8 +108,8 @@ public final class InMemoryCluster implements AutoCloseable {
             for (int k = 1; k < b.logDirsPerBroker; k++) {
                 logDirs.add(dataDir.resolve("broker-" + id + "-logdir-" + k));
             }
-            ClusterBroker broker = new ClusterBroker(id, logDirs, config, runtime, network, b.mutations,
-                    FileSync.of(b.fsync), b.retentionCheckIntervalMs);
+            ClusterBroker broker = new ClusterBroker(id, logDirs, brokerProperties(b.properties), runtime, network,
+                    b.mutations, FileSync.of(b.fsync), b.retentionCheckIntervalMs);
             brokers.put(id, broker);
             broker.start();
         }
@@ -126,6 +124,17 @@ public final class InMemoryCluster implements AutoCloseable {
         return new Builder();
     }
 
+    /** The controller's own properties are not the brokers' (they would be logged as unknown there). */
+    private static final Set<String> CONTROLLER_ONLY = Set.of(ControllerConfig.DEFAULT_REPLICATION_FACTOR,
+            ControllerConfig.SNAPSHOT_INTERVAL_RECORDS, ControllerConfig.METADATA_DELTA_CACHE_SIZE,
+            ControllerConfig.MAX_PARKED_FETCHES, ControllerConfig.MAX_PENDING_WRITES);
+
+    private static Map<String, Object> brokerProperties(Map<String, Object> all) {
+        Map<String, Object> props = new LinkedHashMap<>(all);
+        props.keySet().removeAll(CONTROLLER_ONLY);
+        return props;
+    }
+
     private boolean isUnfenced(ClusterBroker b) {
         return controller.broker(b.id()).map(r -> !r.fenced()).orElse(false);
     }
@@ -137,7 +146,7 @@ public final class InMemoryCluster implements AutoCloseable {
      * is the preferred leader), and waits until every partition has a leader that knows it leads.
      */
     public List<PartitionRegistration> createTopic(String topic, List<List<Integer>> assignment) {
-        List<PartitionRegistration> created = controller.createTopic(topic, assignment);
+        List<PartitionRegistration> created = await(controller.createTopic(topic, assignment));
         for (PartitionRegistration p : created) {
             awaitCondition(() -> brokerLeads(p.topicPartition()), "a leader for " + p.topicPartition());
         }
@@ -149,6 +158,20 @@ public final class InMemoryCluster implements AutoCloseable {
         return createTopic(topic, List.of(List.of(replicas))).get(0);
     }
 
+    /**
+     * Runs until the broker the controller elected leader of {@code topic}-{@code partition} acts as
+     * its leader (brokers learn of an election through their metadata fetch, a moment after the
+     * controller committed it), at most {@link #DEFAULT_AWAIT_MS}.
+     *
+     * @return the leader's id
+     * @throws IllegalStateException if no broker leads it within that time
+     */
+    public int awaitLeader(String topic, int partition) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        awaitCondition(() -> brokerLeads(tp), "broker leading " + tp);
+        return controller.partition(tp).orElseThrow().leader();
+    }
+
     private boolean brokerLeads(TopicPartition tp) {
         int leader = controller.partition(tp).map(PartitionRegistration::leader).orElse(PartitionRegistration.NO_LEADER);
         if (leader == PartitionRegistration.NO_LEADER) {
@@ -158,9 +181,12 @@ public final class InMemoryCluster implements AutoCloseable {
         return broker != null && broker.partition(tp).map(p -> p.isLeader()).orElse(false);
     }
 
-    /** Changes {@code min.insync.replicas} of a topic at run time; brokers learn it through metadata. */
+    /**
+     * Changes {@code min.insync.replicas} of a topic at run time and waits until the controller has
+     * committed it; brokers learn it through metadata.
+     */
     public void setMinInsyncReplicas(String topic, int minInsyncReplicas) {
-        controller.setMinInsyncReplicas(topic, minInsyncReplicas);
+        await(controller.setMinInsyncReplicas(topic, minInsyncReplicas));
     }
 
     /** Kafka's {@code kafka-topics.sh --describe} lines for a topic, one per partition. */
@@ -260,6 +286,35 @@ public final class InMemoryCluster implements AutoCloseable {
      */
     public CompletableFuture<Void> controlledShutdown(int brokerId) {
         return broker(brokerId).controlledShutdown();
+    }
+
+    // ------------------------------------------------------------------------- controller faults
+
+    /**
+     * The controller process dies (kill -9): its in-memory state and liveness tracking are gone; the
+     * metadata log, the durable part, survives. Brokers keep serving what they have and retry the
+     * controller until {@link #restartController()}.
+     */
+    public void killController() {
+        controller.kill();
+    }
+
+    /**
+     * A new controller incarnation: it rebuilds its state from the log (snapshot and tail), becomes
+     * active, and gives every broker a full session timeout before fencing it (CTL-3).
+     */
+    public void restartController() {
+        controller.restart();
+    }
+
+    /** SIGSTOP of the controller: it handles nothing, its timers freeze, requests to it queue. */
+    public void pauseController() {
+        controller.pause();
+    }
+
+    /** SIGCONT of the controller: it handles what queued, late. */
+    public void resumeController() {
+        controller.resume();
     }
 
     // --------------------------------------------------------------------------- network faults
@@ -419,8 +474,8 @@ public final class InMemoryCluster implements AutoCloseable {
         return runtime;
     }
 
-    /** The reference controller. */
-    public ReferenceController controller() {
+    /** The controller: its process faults, admin writes, and what it committed. */
+    public ClusterController controller() {
         return controller;
     }
 
@@ -479,6 +534,7 @@ public final class InMemoryCluster implements AutoCloseable {
         }
         closed = true;
         brokers.values().forEach(ClusterBroker::closeQuietly);
+        controller.close();
         if (runtime instanceof RealTimeNodeRuntime realTime) {
             realTime.close();
         }

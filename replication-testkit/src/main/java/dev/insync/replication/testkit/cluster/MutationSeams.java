@@ -1,11 +1,21 @@
 package dev.insync.replication.testkit.cluster;
 
+import dev.insync.replication.broker.InsyncBroker;
+import dev.insync.replication.controller.api.AlterTopicConfigRequest;
+import dev.insync.replication.controller.api.ControllerApi;
+import dev.insync.replication.controller.api.CreateTopicRequest;
+import dev.insync.replication.controller.api.RegisterBrokerRequest;
+import dev.insync.replication.controller.api.RegisterBrokerResponse;
+import dev.insync.replication.controller.api.TopicDescription;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
-import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
 import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.core.metadata.follower.MetadataFetchRequest;
+import dev.insync.replication.core.metadata.follower.MetadataFetchResponse;
+import dev.insync.replication.core.metadata.follower.MetadataImage;
 import dev.insync.replication.core.partition.IsrState;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.core.rpc.FetchRequest;
@@ -25,14 +35,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * Where each {@link Mutation} is injected: wrappers around the handlers, the controller channel and
- * the metadata applier that {@link ClusterBroker} wires. With no mutation every method returns what
- * it was given, so the real path is untouched. TEST-ONLY by construction: nothing here is reachable
- * without {@link InMemoryCluster.Builder#mutation}.
+ * Where each {@link Mutation} is injected: wrappers around what {@link ClusterBroker} hands its
+ * {@link InsyncBroker} and binds on the network for it (the fetch and produce handlers, and the
+ * controller endpoint the broker's controller channel and metadata follower talk through). With no
+ * mutation every method returns what it was given, so the real path is untouched. TEST-ONLY by
+ * construction: nothing here is reachable without {@link InMemoryCluster.Builder#mutation}.
  */
 final class MutationSeams {
 
@@ -48,18 +59,19 @@ final class MutationSeams {
 
     // ---------------------------------------------------------------- fetch handler
 
-    /** The leader's fetch handler with the fetch mutations applied. */
-    Function<FetchRequest, CompletionStage<FetchResponse>> fetchHandler(ReplicaManager rm,
-                                                                       Function<TopicPartition, Optional<Log>> logs) {
+    /** The leader's fetch handler ({@code fetch}, the broker's) with the fetch mutations applied. */
+    Function<FetchRequest, CompletionStage<FetchResponse>> fetchHandler(
+            Function<FetchRequest, CompletionStage<FetchResponse>> fetch, ReplicaManager rm,
+            Function<TopicPartition, Optional<Log>> logs) {
         boolean rewritesRequest = has(Mutation.FOLLOWER_FETCH_OFFSET_AHEAD);
         boolean rewritesResponse = has(Mutation.STRIP_DIVERGING_EPOCH) || has(Mutation.DIVERGING_END_OFFSET_OFF_BY_ONE)
                 || has(Mutation.FOLLOWER_HW_AT_LEADER_LEO) || has(Mutation.CONSUMER_READS_PAST_HW);
         if (!rewritesRequest && !rewritesResponse) {
-            return rm::fetch;
+            return fetch;
         }
         return request -> {
             FetchRequest sent = rewritesRequest && request.isFromFollower() ? offsetsAhead(rm, request) : request;
-            return rm.fetch(sent).thenApply(response -> rewrite(request, response, logs));
+            return fetch.apply(sent).thenApply(response -> rewrite(request, response, logs));
         };
     }
 
@@ -117,17 +129,30 @@ final class MutationSeams {
         return request;
     }
 
-    // ---------------------------------------------------------------- controller channel
+    // ---------------------------------------------------------------- controller endpoint
 
-    /** The broker's controller channel with the AlterPartition mutations applied. */
-    ControllerChannel controllerChannel(ControllerChannel channel, Function<TopicPartition, Optional<Partition>> partitions) {
+    /**
+     * The broker's controller endpoint with the controller-path mutations applied: AlterPartition
+     * ({@link Mutation#ISR_EXPANSION_NEVER_DELIVERED}, {@link Mutation#SHRINK_NEVER_DELIVERED},
+     * {@link Mutation#EXPANSION_PROPOSES_ALL_REPLICAS}), registration
+     * ({@link Mutation#UNCLEAN_RESTART_REPORTED_CLEAN}, given the last incarnation's epoch) and the
+     * metadata fetches ({@link Mutation#LEADER_EPOCH_NOT_BUMPED}, {@link Mutation#INITIAL_LOAD_NOT_MERGED}).
+     *
+     * @param broker the incarnation the endpoint serves, once built
+     */
+    ControllerApi controllerApi(ControllerApi endpoint, long lastIncarnationEpoch, Supplier<Optional<InsyncBroker>> broker) {
         boolean dropExpansions = has(Mutation.ISR_EXPANSION_NEVER_DELIVERED);
         boolean dropShrinks = has(Mutation.SHRINK_NEVER_DELIVERED);
         boolean widen = has(Mutation.EXPANSION_PROPOSES_ALL_REPLICAS);
-        if (!dropExpansions && !dropShrinks && !widen) {
-            return channel;
+        boolean reportClean = has(Mutation.UNCLEAN_RESTART_REPORTED_CLEAN);
+        boolean epochsNotBumped = has(Mutation.LEADER_EPOCH_NOT_BUMPED);
+        boolean notMerged = has(Mutation.INITIAL_LOAD_NOT_MERGED);
+        if (!dropExpansions && !dropShrinks && !widen && !reportClean && !epochsNotBumped && !notMerged) {
+            return endpoint;
         }
-        return new ControllerChannel() {
+        Function<TopicPartition, Optional<Partition>> partitions =
+                tp -> broker.get().flatMap(b -> b.replicaManager().partition(tp));
+        return new ControllerApi() {
             @Override
             public CompletionStage<AlterPartitionResponse> alterPartition(AlterPartitionRequest request) {
                 List<AlterPartitionRequest.Item> items = new ArrayList<>();
@@ -136,23 +161,89 @@ final class MutationSeams {
                     boolean expansion = p.isPresent() && p.get().isrState() instanceof IsrState.PendingExpandIsr;
                     boolean shrink = p.isPresent() && p.get().isrState() instanceof IsrState.PendingShrinkIsr;
                     if ((expansion && dropExpansions) || (shrink && dropShrinks)) {
-                        return new CompletableFuture<>(); // lost: the manager's request timeout resends, in vain
+                        return new CompletableFuture<>(); // lost: the senders' timeouts resend, in vain
                     }
                     items.add(expansion && widen ? allReplicas(item, p.get()) : item);
                 }
-                return channel.alterPartition(new AlterPartitionRequest(request.brokerId(), request.brokerEpoch(), items));
+                return endpoint.alterPartition(new AlterPartitionRequest(request.brokerId(), request.brokerEpoch(), items));
             }
 
             @Override
-            public CompletionStage<Long> registerBroker(int id, long previousBrokerEpoch) {
-                return channel.registerBroker(id, previousBrokerEpoch);
+            public CompletionStage<RegisterBrokerResponse> registerBroker(RegisterBrokerRequest request) {
+                // UNCLEAN_RESTART_REPORTED_CLEAN: no clean-shutdown marker, yet the last epoch is sent.
+                if (reportClean && request.previousBrokerEpoch() < 0 && lastIncarnationEpoch >= 0) {
+                    return endpoint.registerBroker(new RegisterBrokerRequest(request.brokerId(), lastIncarnationEpoch));
+                }
+                return endpoint.registerBroker(request);
             }
 
             @Override
-            public CompletionStage<HeartbeatResponse> heartbeat(HeartbeatRequest request) {
-                return channel.heartbeat(request);
+            public CompletionStage<HeartbeatResponse> brokerHeartbeat(HeartbeatRequest request) {
+                return endpoint.brokerHeartbeat(request);
+            }
+
+            @Override
+            public CompletionStage<MetadataFetchResponse> fetchMetadata(MetadataFetchRequest request) {
+                return endpoint.fetchMetadata(request).thenApply(response -> {
+                    MetadataFetchResponse seen = epochsNotBumped ? leaderEpochsZero(response) : response;
+                    if (notMerged) {
+                        applyBeforeTheFollower(seen, broker.get());
+                    }
+                    return seen;
+                });
+            }
+
+            @Override
+            public CompletionStage<List<PartitionRegistration>> createTopic(CreateTopicRequest request) {
+                return endpoint.createTopic(request);
+            }
+
+            @Override
+            public CompletionStage<Void> alterTopicConfig(AlterTopicConfigRequest request) {
+                return endpoint.alterTopicConfig(request);
+            }
+
+            @Override
+            public CompletionStage<Boolean> fenceBroker(int brokerId) {
+                return endpoint.fenceBroker(brokerId);
+            }
+
+            @Override
+            public CompletionStage<TopicDescription> describeTopic(String topic) {
+                return endpoint.describeTopic(topic);
             }
         };
+    }
+
+    /** {@link Mutation#LEADER_EPOCH_NOT_BUMPED}: every partition the broker learns of stays in leader epoch 0. */
+    private static MetadataFetchResponse leaderEpochsZero(MetadataFetchResponse response) {
+        Optional<MetadataImage> image = response.image().map(i -> new MetadataImage(i.offset(), i.brokers(),
+                epochZero(i.partitions()), i.minInsyncReplicasByTopic()));
+        List<MetadataDelta> deltas = new ArrayList<>();
+        for (MetadataDelta d : response.deltas()) {
+            deltas.add(new MetadataDelta(d.offset(), d.brokers(), epochZero(d.partitions()), d.deletedPartitions(),
+                    d.minInsyncReplicasByTopic()));
+        }
+        return new MetadataFetchResponse(response.afterOffset(), image, deltas);
+    }
+
+    private static List<PartitionRegistration> epochZero(List<PartitionRegistration> partitions) {
+        return partitions.stream().map(p -> p.toBuilder().leaderEpoch(0).build()).toList();
+    }
+
+    /**
+     * {@link Mutation#INITIAL_LOAD_NOT_MERGED}: while the broker's metadata follower is still in its
+     * initial load, the replayed history is applied to the replica manager delta by delta as it
+     * arrives (so an old leadership reaches it), before the follower merges it; the follower's merged
+     * image then lands at an offset already applied and is ignored.
+     */
+    private static void applyBeforeTheFollower(MetadataFetchResponse response, Optional<InsyncBroker> broker) {
+        if (broker.isEmpty() || broker.get().metadataFollower().isLoaded()) {
+            return;
+        }
+        ReplicaManager rm = broker.get().replicaManager();
+        response.image().ifPresent(image -> rm.applyMetadataDelta(image.asDeltaReplacing(rm.hostedPartitions())));
+        response.deltas().forEach(rm::applyMetadataDelta);
     }
 
     /** {@link Mutation#EXPANSION_PROPOSES_ALL_REPLICAS}: every assigned replica, unknown epochs as -1. */
@@ -165,35 +256,5 @@ final class MutationSeams {
         }
         return new AlterPartitionRequest.Item(item.topicPartition(), item.leaderEpoch(), item.partitionEpoch(), members,
                 item.recovered());
-    }
-
-    // ---------------------------------------------------------------- registration and metadata
-
-    /** {@link Mutation#UNCLEAN_RESTART_REPORTED_CLEAN}: the previous broker epoch the broker registers with. */
-    long previousBrokerEpoch(long fromMarker, long lastIncarnationEpoch) {
-        if (has(Mutation.UNCLEAN_RESTART_REPORTED_CLEAN) && fromMarker < 0 && lastIncarnationEpoch >= 0) {
-            return lastIncarnationEpoch;
-        }
-        return fromMarker;
-    }
-
-    /** Whether a new incarnation applies the replayed metadata delta by delta ({@link Mutation#INITIAL_LOAD_NOT_MERGED}). */
-    boolean skipsInitialLoadMerge() {
-        return has(Mutation.INITIAL_LOAD_NOT_MERGED);
-    }
-
-    /** The metadata applier with {@link Mutation#LEADER_EPOCH_NOT_BUMPED} applied. */
-    Consumer<MetadataDelta> metadataApplier(Consumer<MetadataDelta> applier) {
-        if (!has(Mutation.LEADER_EPOCH_NOT_BUMPED)) {
-            return applier;
-        }
-        return delta -> {
-            List<PartitionRegistration> rewritten = new ArrayList<>();
-            for (PartitionRegistration p : delta.partitions()) {
-                rewritten.add(p.toBuilder().leaderEpoch(0).build());
-            }
-            applier.accept(new MetadataDelta(delta.offset(), delta.brokers(), rewritten, delta.deletedPartitions(),
-                    delta.minInsyncReplicasByTopic()));
-        };
     }
 }

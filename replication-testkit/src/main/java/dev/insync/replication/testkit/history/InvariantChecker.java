@@ -34,7 +34,9 @@ import java.util.TreeMap;
  *   <li>INV-1 / INV-2: every acks=all record acknowledged with NONE, and every record a consumer was
  *       given, is in every final log of its partition at its offset, unchanged — for records that
  *       min ISR ≥ 2 protected from then on and that no later unclean election of their partition
- *       could have taken away. Offsets below a final log's start were removed by retention (whose
+ *       could have taken away ("then" is the produce call's invocation, or the invocation of the
+ *       poll that returned the record: a poll sent before an unclean election may be answered late
+ *       by a deposed leader that has not heard of it). Offsets below a final log's start were removed by retention (whose
  *       bound is LOG-10's check). INV-2 also needs every record a consumer was given to be in the
  *       history: each poll starts where the previous one left the consumer.</li>
  *   <li>INV-3: final logs of a partition are identical from the highest log start on, with one HW.</li>
@@ -45,7 +47,11 @@ import java.util.TreeMap;
  *   <li>INV-8: epoch caches strictly increase in epoch and start offset; one leader per leader epoch.</li>
  *   <li>LOG-10: a leader's log start never passes its HW.</li>
  *   <li>LOG-8: at the end, every broker's leader-epoch cache describes its final log.</li>
- *   <li>LDR-5: a broker that crashed is in no ELR from its next registration until it rejoins the ISR.</li>
+ *   <li>LDR-5: a broker process started after a crash is in no ELR from its registration on, once
+ *       it is unfenced (so could be elected), until it rejoins the ISR. A registration that is never
+ *       unfenced (sent by a process that died, answered late by a paused controller) cannot lead
+ *       and is not judged; nor is the registration of the process whose own disk failed before it
+ *       registered.</li>
  *   <li>LIVENESS: once faults are healed ({@code quiesce}), within its bound every partition has a
  *       leader, every replica in the controller's ISR, HW = LEO on every replica, and an acks=all
  *       probe write succeeds. Excused (and reported as such) when the controller's last state of the
@@ -78,6 +84,7 @@ public final class InvariantChecker {
         private final List<HistoryEvent> events;
         private final List<Config> configs = new ArrayList<>();
         private final Map<Long, ProduceInvoke> invokes = new HashMap<>();
+        private final Map<Long, PollInvoke> polls = new HashMap<>();
         /** Per partition: times at which the controller's state shows an unclean election. */
         private final Map<Integer, List<Long>> uncleanElections = new HashMap<>();
         /** Per partition: the leader epoch of its latest unclean election. */
@@ -96,6 +103,8 @@ public final class InvariantChecker {
                     configs.add(c);
                 } else if (e instanceof ProduceInvoke p) {
                     invokes.put(p.id(), p);
+                } else if (e instanceof PollInvoke p) {
+                    polls.put(p.id(), p);
                 } else if (e instanceof ControllerState c) {
                     lastController.put(c.partition(), c);
                     if (c.unclean()) {
@@ -132,11 +141,21 @@ public final class InvariantChecker {
                         requireKept("INV-1", ok.t(), inv.partition(), ok.offset(), inv.value(),
                                 "acks=all record id " + ok.id());
                     }
-                } else if (e instanceof Consume c && protectedFrom(c.t(), c.partition())) {
+                } else if (e instanceof Consume c && protectedFrom(readAt(c), c.partition())) {
                     requireKept("INV-2", c.t(), c.partition(), c.offset(), c.value(),
                             "record consumed by " + c.client() + " (poll " + c.poll() + ")");
                 }
             }
+        }
+
+        /**
+         * When a consumed record was read, for INV-2's premise: its poll's invocation. The answer may
+         * come from a leader that was deposed meanwhile (paused, say) and serves what it had, so the
+         * read belongs to the history as of the request, not of the answer.
+         */
+        private long readAt(Consume c) {
+            PollInvoke p = polls.get(c.poll());
+            return p == null ? c.t() : Math.min(p.t(), c.t());
         }
 
         /**
@@ -445,51 +464,77 @@ public final class InvariantChecker {
          * LDR-5 as the history shows it: a broker that crashed (kill or power loss), whose disk failed
          * ({@code disk-offline}: that directory could not leave a clean-shutdown marker) or whose disk
          * was swapped may have lost records, so from its next registration until it is back in a
-         * partition's ISR it is in no ELR of that partition (and so cannot be elected from one). The
-         * checker knows the restart was unclean from the fault lines, whatever the broker told the
-         * controller.
+         * partition's ISR it is in no ELR of that partition (and so cannot be elected from one),
+         * judged while an incarnation registered since the crash is unfenced. The checker knows the
+         * restart was unclean from the fault lines, whatever the broker told the controller.
          */
         private void checkUncleanRestartsLeaveElr() {
             Map<Integer, ControllerState> latest = new HashMap<>();
             Set<Integer> crashed = new HashSet<>();
             Map<Integer, Long> epochs = new HashMap<>();
-            /** Broker -> partitions whose ISR it has not rejoined since its unclean restart. */
+            /** Broker -> partitions whose ISR it has not rejoined since its first registration after a crash. */
             Map<Integer, Set<Integer>> pending = new HashMap<>();
+            /** Broker -> that first registration's epoch. */
+            Map<Integer, Long> registeredAfterCrash = new HashMap<>();
+            /**
+             * Brokers judged now: an incarnation registered after the crash is unfenced, so it could
+             * be elected from an ELR. A registration that is never unfenced (one sent before the
+             * crash and answered late by a paused controller, say) could not lead and is not judged.
+             */
+            Set<Integer> active = new HashSet<>();
             Set<String> reported = new HashSet<>();
+            // The unclean stop is the running process's; the process judged is the next one started
+            // (a process whose own disk failed before it registered still registered truthfully).
+            Set<Integer> stoppedUncleanly = new HashSet<>();
             for (HistoryEvent e : events) {
                 if (e instanceof HistoryEvent.Fault f && UNCLEAN_STOPS.contains(f.kind())) {
-                    crashed.addAll(f.brokers());
+                    stoppedUncleanly.addAll(f.brokers());
+                } else if (e instanceof HistoryEvent.Fault f && f.kind().equals("restart")) {
+                    for (int b : f.brokers()) {
+                        if (stoppedUncleanly.remove(b)) {
+                            crashed.add(b);
+                        }
+                    }
                 } else if (e instanceof HistoryEvent.Broker b) {
-                    Long before = epochs.put(b.broker(), b.epoch());
-                    if (before != null && before != b.epoch() && crashed.remove(b.broker())) {
+                    int broker = b.broker();
+                    Long before = epochs.put(broker, b.epoch());
+                    if (before != null && before != b.epoch() && crashed.remove(broker)) {
                         Set<Integer> partitions = new HashSet<>();
                         for (ControllerState c : latest.values()) {
                             partitions.add(c.partition());
                         }
-                        pending.put(b.broker(), partitions);
+                        pending.put(broker, partitions);
+                        registeredAfterCrash.put(broker, b.epoch());
+                        active.remove(broker);
+                    }
+                    Long floor = registeredAfterCrash.get(broker);
+                    if (floor != null && !b.fenced() && b.epoch() >= floor && active.add(broker)) {
                         for (ControllerState c : latest.values()) {
-                            elrCheck(b.broker(), c, pending, reported);
+                            elrCheck(broker, c, pending, active, reported);
                         }
                     }
                 } else if (e instanceof ControllerState c) {
                     latest.put(c.partition(), c);
                     for (int broker : List.copyOf(pending.keySet())) {
-                        elrCheck(broker, c, pending, reported);
+                        elrCheck(broker, c, pending, active, reported);
                     }
                 }
             }
         }
 
-        private void elrCheck(int broker, ControllerState c, Map<Integer, Set<Integer>> pending, Set<String> reported) {
+        private void elrCheck(int broker, ControllerState c, Map<Integer, Set<Integer>> pending, Set<Integer> active,
+                              Set<String> reported) {
             Set<Integer> partitions = pending.get(broker);
             if (partitions == null || !partitions.contains(c.partition())) {
                 return;
             }
             if (c.isr().contains(broker)) {
                 partitions.remove(c.partition());
-            } else if (c.elr().contains(broker) && reported.add(broker + "/" + c.partition() + "/" + c.partitionEpoch())) {
+            } else if (active.contains(broker) && c.elr().contains(broker)
+                    && reported.add(broker + "/" + c.partition() + "/" + c.partitionEpoch())) {
                 out.add(new Violation("LDR-5", c.t(), "broker " + broker + " restarted after a crash but is in the ELR "
-                        + c.elr() + " of partition " + c.partition() + " (partition epoch " + c.partitionEpoch() + ")"));
+                        + c.elr() + " of partition " + c.partition() + " (partition epoch " + c.partitionEpoch()
+                        + ") while unfenced"));
             }
         }
 

@@ -1,7 +1,7 @@
 package dev.insync.replication.testkit.network;
 
+import dev.insync.replication.controller.api.ControllerApi;
 import dev.insync.replication.core.metadata.ControllerChannel;
-import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.core.rpc.ReplicaTransport;
@@ -40,8 +40,8 @@ import java.util.function.Function;
  * ({@link LossMode#FAIL}). A cut also loses messages already in flight on that link.
  *
  * <p>Generic: {@link #send(NodeId, NodeId, ServiceKey, Object)} with handlers bound per node and
- * {@link ServiceKey}; {@link #transportFor(int)} and {@link #controllerChannelFor(int)} are the
- * {@link ReplicaTransport} and {@link ControllerChannel} adapters over it. Handlers are bound per
+ * {@link ServiceKey}; {@link #transportFor(int)} and {@link #controllerEndpointFor(int)} are the
+ * {@link ReplicaTransport} and {@code ControllerApi} adapters over it. Handlers are bound per
  * incarnation: a restarted node binds again.
  *
  * <p>Thread-safety: the network also serves a real-time runtime, where every node's threads send at
@@ -365,39 +365,21 @@ public final class InMemoryNetwork {
     }
 
     /**
-     * Binds broker {@code brokerId}'s metadata listener: every delta the controller pushes is handed
-     * to {@code listener} on the broker's network executor (see {@code MetadataDeltaSequencer} for
-     * applying them in order).
+     * The controller as broker {@code brokerId} reaches it: every {@code ControllerApi} call travels
+     * to {@link NodeId#CONTROLLER} over this network (see {@link ControllerRpc}). Brokers wrap it in
+     * a {@code QuorumControllerChannel}, as they would an RPC client.
      */
-    public void bindMetadataListener(int brokerId, Consumer<MetadataDelta> listener) {
-        bind(NodeId.broker(brokerId), ControllerRpc.METADATA_UPDATE, delta -> {
-            listener.accept(delta);
-            return CompletableFuture.completedFuture(Boolean.TRUE);
-        });
+    public ControllerApi controllerEndpointFor(int brokerId) {
+        return ControllerRpc.endpoint(this, NodeId.broker(brokerId), NodeId.CONTROLLER);
     }
 
-    /** The {@link ControllerChannel} of broker {@code brokerId}: calls travel to {@link NodeId#CONTROLLER}. */
+    /**
+     * The {@link ControllerChannel} of broker {@code brokerId} straight over
+     * {@link #controllerEndpointFor}: calls travel to {@link NodeId#CONTROLLER}, without a quorum
+     * channel's retries (for tests that drive one controller node by hand).
+     */
     public ControllerChannel controllerChannelFor(int brokerId) {
-        NodeId self = NodeId.broker(brokerId);
-        return new ControllerChannel() {
-            @Override
-            public CompletionStage<dev.insync.replication.core.metadata.AlterPartitionResponse> alterPartition(
-                    dev.insync.replication.core.metadata.AlterPartitionRequest request) {
-                return send(self, NodeId.CONTROLLER, ControllerRpc.ALTER_PARTITION, request);
-            }
-
-            @Override
-            public CompletionStage<Long> registerBroker(int id, long previousBrokerEpoch) {
-                return send(self, NodeId.CONTROLLER, ControllerRpc.REGISTER_BROKER,
-                        new ControllerRpc.RegisterBrokerRequest(id, previousBrokerEpoch));
-            }
-
-            @Override
-            public CompletionStage<HeartbeatResponse> heartbeat(
-                    dev.insync.replication.core.metadata.HeartbeatRequest request) {
-                return send(self, NodeId.CONTROLLER, ControllerRpc.BROKER_HEARTBEAT, request);
-            }
-        };
+        return ControllerRpc.channel(controllerEndpointFor(brokerId));
     }
 
     private static <T> Set<T> with(Set<T> set, T element) {

@@ -2,7 +2,7 @@ package dev.insync.replication.testkit.simulation;
 
 /**
  * One family of faults the {@link FaultScheduler} drives (process faults, network faults, clock
- * jumps, corruption, ...). A new family (disk faults, controller restarts) is a new implementation
+ * jumps, corruption, ...). A new family (slow disks, say) is a new implementation
  * registered for its {@link FaultKind}s in {@link FaultScheduler}; the guards that keep a run inside
  * Kafka's promises live in {@link FaultContext}, shared by every family.
  */

@@ -35,7 +35,13 @@ public enum FaultKind {
      * directory fsync (seeds with two log directories per broker): the directory goes offline, the
      * broker keeps the other; healed by the broker's next restart, on a replaced disk.
      */
-    DISK;
+    DISK,
+    /**
+     * The controller process: the active controller dies (its in-memory state and liveness tracking
+     * gone, its metadata log kept) and a new incarnation starts after a delay, rebuilds from the log
+     * and gives every broker a full session timeout (CTL-3); or it is paused for a short while.
+     */
+    CONTROLLER;
 
     /** Every kind. */
     public static Set<FaultKind> all() {

@@ -29,7 +29,8 @@ final class FaultScheduler {
     private final Map<FaultKind, FaultAction> actions = new EnumMap<>(FaultKind.class);
     /**
      * Families in heal order: the network first (so that restarted brokers can reach the controller),
-     * clocks, processes, then failed disks (swapped once every partition has another eligible member).
+     * the controller (so that they can register), clocks, processes, then failed disks (swapped once
+     * every partition has another eligible member).
      */
     private final Set<FaultAction> healOrder = new LinkedHashSet<>();
 
@@ -41,6 +42,7 @@ final class FaultScheduler {
         BitFlipFaults bitFlips = new BitFlipFaults(ctx);
         DiskFaults disks = new DiskFaults(ctx, logDirs);
         register(network, FaultKind.PARTITION, FaultKind.DELAY, FaultKind.LOSS);
+        register(new ControllerFaults(ctx), FaultKind.CONTROLLER);
         register(clocks, FaultKind.CLOCK);
         register(processes, FaultKind.PAUSE, FaultKind.KILL, FaultKind.POWER, FaultKind.SHUTDOWN);
         register(bitFlips, FaultKind.BITFLIP);

@@ -228,10 +228,8 @@ public final class Recorder {
         if (cluster.controller().latestOffset() == lastMetadataOffset) {
             return;
         }
-        for (MetadataDelta delta : cluster.controller().metadataLog()) {
-            if (delta.offset() <= lastMetadataOffset) {
-                continue;
-            }
+        // Read from the committed metadata log itself, whatever the controller process is doing.
+        for (MetadataDelta delta : cluster.controller().deltasAfter(lastMetadataOffset)) {
             for (PartitionRegistration r : delta.partitions()) {
                 if (!r.topicPartition().topic().equals(topic)) {
                     continue;

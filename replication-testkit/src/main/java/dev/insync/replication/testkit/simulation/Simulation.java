@@ -9,6 +9,7 @@ import dev.insync.replication.testkit.cluster.Mutation;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.cluster.TestConsumer;
 import dev.insync.replication.testkit.cluster.TestProducer;
+import dev.insync.replication.testkit.controller.ClusterController;
 import dev.insync.replication.testkit.history.HistoryEvent;
 import dev.insync.replication.testkit.history.InvariantChecker;
 import dev.insync.replication.testkit.history.Verdict;
@@ -57,8 +58,9 @@ import java.util.stream.Stream;
  * controlled shutdown (two brokers may be down at once; taking one down obeys
  * {@link FaultContext}'s guard unless the seed enables unclean election), bit flips in crashed
  * brokers' unflushed data, network cuts (two-way, one-way, isolation, broker–controller), slow
- * links, message loss, wall-clock steps, and, in seeds with two log directories per broker, failed
- * disks (one directory offline until the broker restarts on a replaced disk).
+ * links, message loss, wall-clock steps, controller failover (the controller dies and a new
+ * incarnation rebuilds from the metadata log; or it pauses), and, in seeds with two log directories
+ * per broker, failed disks (one directory offline until the broker restarts on a replaced disk).
  *
  * <h2>Heal and quiesce</h2>
  * Writes stop, every fault is undone, paused brokers resume, a controlled shutdown finishes, down
@@ -116,6 +118,10 @@ public final class Simulation {
     private FaultScheduler faults;
     private TestProducer probe;
     private int minIsr;
+    /** The min ISR the history says is in force (the last config line). */
+    private int recordedMinIsr;
+    /** {@link #minIsr} was raised and is not yet applied by every running broker: not in force for the history yet. */
+    private boolean raisePending;
 
     private Simulation(long seed, SimulationSettings settings) {
         this.seed = seed;
@@ -201,7 +207,7 @@ public final class Simulation {
         cluster.createTopic(TOPIC, assignment);
         recorder = Recorder.ofPartitions(cluster, TOPIC, profile.partitions());
         recorder.settings(seed, settingsJson());
-        recorder.config(minIsr, replicas, profile.unclean());
+        record(minIsr);
         for (int i = 1; i <= settings.producers(); i++) {
             producers.add(cluster.producer("p" + i).cacheLeaders(i % 2 == 1));
         }
@@ -233,6 +239,7 @@ public final class Simulation {
                 workload();
                 faults.tick();
                 recorder.sample();
+                recordPendingRaise();
                 if (workload.nextDouble() < MIN_ISR_CHANGE_PROBABILITY) {
                     changeMinIsr();
                 }
@@ -312,25 +319,52 @@ public final class Simulation {
         // With min ISR 1 an ISR may shrink to the broker whose disk is about to fail, with no ELR
         // behind it: the partition would have no eligible replica left (see DiskFaults).
         int next = drawn == 1 && !faultContext.diskFailed.isEmpty() ? 2 : drawn;
-        if (next < minIsr) {
-            // Lowering: in force for the history from the moment it is asked for (conservative).
-            minIsr = next;
-            recorder.config(minIsr, replicas, profile.unclean());
+        if (cluster.controller().status() != ClusterController.Status.RUNNING) {
+            // An operator's change needs a live controller; this one waits for the next chance.
+            return;
+        }
+        if (next == minIsr) {
+            return;
+        }
+        minIsr = next;
+        if (next < recordedMinIsr) {
+            // Lowering what the history says: in force from the moment it is asked for (conservative).
+            raisePending = false;
+            record(next);
             cluster.setMinInsyncReplicas(TOPIC, next);
-        } else if (next > minIsr) {
+        } else {
             // Raising: brokers learn it through metadata; the history says it is in force only once
             // every running broker applies it, so an independent checker never holds a write that
-            // the old, lower min ISR let through to the new one.
-            minIsr = next;
+            // the old, lower min ISR let through to the new one. Not everywhere within the bound (a
+            // lost metadata fetch, a controller failover): recorded at the first tick it is.
             cluster.setMinInsyncReplicas(TOPIC, next);
+            raisePending = true;
             cluster.runUntil(() -> appliedEverywhere(next), MIN_ISR_PROPAGATION_BOUND_MS);
-            recorder.config(minIsr, replicas, profile.unclean());
+            recordPendingRaise();
         }
     }
 
+    private void record(int inForce) {
+        recordedMinIsr = inForce;
+        recorder.config(inForce, replicas, profile.unclean());
+    }
+
+    /** A raise that was not applied everywhere in time is recorded as soon as it is. */
+    private void recordPendingRaise() {
+        if (raisePending && appliedEverywhere(minIsr)) {
+            raisePending = false;
+            record(minIsr);
+        }
+    }
+
+    /**
+     * Whether every broker that is not down has applied {@code minInsyncReplicas}: a paused one, or
+     * one cut from the controller, acts on the old value when it runs (a down one loads the new
+     * value before it serves).
+     */
     private boolean appliedEverywhere(int minInsyncReplicas) {
         for (int b : replicas) {
-            if (cluster.broker(b).status() == BrokerStatus.RUNNING) {
+            if (cluster.broker(b).status() != BrokerStatus.DOWN) {
                 for (int p = 0; p < profile.partitions(); p++) {
                     Optional<Partition> state = cluster.admin().partitionState(b, TOPIC, p);
                     if (state.isPresent() && state.get().minInsyncReplicas() != minInsyncReplicas) {
@@ -365,6 +399,7 @@ public final class Simulation {
         while (!whole() && cluster.nowMs() < deadline) {
             cluster.runFor(Math.min(SAMPLE_INTERVAL_QUIESCE_MS, deadline - cluster.nowMs()));
             recorder.sample();
+            recordPendingRaise();
         }
         return whole();
     }

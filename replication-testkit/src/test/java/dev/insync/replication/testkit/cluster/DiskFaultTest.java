@@ -61,6 +61,7 @@ class DiskFaultTest {
             assertThat(cluster.runUntil(() -> cluster.admin().partition("rep", 0).leader() != 1
                     && !cluster.admin().isr("rep", 0).contains(1), 10_000))
                     .as("leadership of rep-0 moves off the failed directory: %s", cluster.describe("rep")).isTrue();
+            cluster.awaitLeader("rep", 0);
             assertThat(cluster.await(producer.send("rep", 0, null, "after", -1, 30_000)).error()).isEqualTo(Errors.NONE);
             assertThat(cluster.admin().partition("rep", 1).leader()).as("rep-1 stays on broker 1").isEqualTo(1);
             assertThat(cluster.await(producer.send("rep", 1, null, "after", -1, 30_000)).error()).isEqualTo(Errors.NONE);

@@ -50,6 +50,7 @@ class LogDirFailureTest {
                     .as("leadership of the failed directory's partitions moves: %s", cluster.describe("rep")).isTrue();
             for (int p : List.of(0, 2)) {
                 assertThat(cluster.admin().isr("rep", p)).doesNotContain(1);
+                cluster.awaitLeader("rep", p);
                 assertThat(cluster.await(producer.send("rep", p, null, "after", -1, 30_000)).error())
                         .as("acks=all on the new leader of rep-%d", p).isEqualTo(Errors.NONE);
             }

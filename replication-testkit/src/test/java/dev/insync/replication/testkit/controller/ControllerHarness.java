@@ -1,42 +1,41 @@
 package dev.insync.replication.testkit.controller;
 
-import dev.insync.replication.core.metadata.AlterPartitionRequest;
-import dev.insync.replication.core.metadata.AlterPartitionRequest.BrokerState;
-import dev.insync.replication.core.metadata.AlterPartitionResponse;
+import dev.insync.replication.controller.ControllerConfig;
+import dev.insync.replication.controller.api.RegisterBrokerRequest;
 import dev.insync.replication.core.metadata.ControllerChannel;
 import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
-import dev.insync.replication.core.metadata.MetadataDelta;
+import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.log.TopicPartition;
-import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.testkit.network.InMemoryNetwork;
 import dev.insync.replication.testkit.sim.EventLoop;
 import dev.insync.replication.testkit.sim.NodeId;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A controller on a simulated network with brokers reduced to their metadata and heartbeats. */
+/**
+ * The testkit's controller node on a simulated network with brokers reduced to registration and
+ * heartbeats (metadata is read from the committed log: these brokers are always caught up).
+ */
 final class ControllerHarness {
 
     static final TopicPartition REP = new TopicPartition("rep", 0);
 
     final EventLoop loop = EventLoop.withSeed(3);
     final InMemoryNetwork network = new InMemoryNetwork(loop);
-    final ReferenceController controller;
-    final Map<Integer, MetadataDeltaSequencer> metadata = new TreeMap<>();
-    final Map<Integer, List<MetadataDelta>> applied = new TreeMap<>();
+    final ClusterController controller;
     final Map<Integer, Long> epochs = new TreeMap<>();
 
     ControllerHarness(ControllerConfig config) {
-        controller = new ReferenceController(loop, network, config);
+        controller = new ClusterController(loop, network, config);
         controller.start();
     }
 
@@ -44,25 +43,22 @@ final class ControllerHarness {
         this(ControllerConfig.DEFAULT);
     }
 
-    /** Binds a fresh metadata sequencer for the current incarnation of broker {@code id}. */
-    void bindMetadata(int id) {
-        List<MetadataDelta> log = new ArrayList<>();
-        applied.put(id, log);
-        MetadataDeltaSequencer sequencer = new MetadataDeltaSequencer(log::add);
-        metadata.put(id, sequencer);
-        network.bindMetadataListener(id, sequencer::accept);
+    /** Runs the loop until {@code stage} completes (bounded) and returns its value. */
+    <T> T await(CompletionStage<T> stage) {
+        CompletableFuture<T> future = stage.toCompletableFuture();
+        assertThat(loop.runUntil(future::isDone, 10_000)).as("completed within 10 s of virtual time").isTrue();
+        return future.join();
     }
 
     long register(int id, long previousEpoch) {
-        bindMetadata(id);
-        long epoch = controller.registerBroker(id, previousEpoch);
+        long epoch = await(controller.api().registerBroker(new RegisterBrokerRequest(id, previousEpoch))).brokerEpoch();
         epochs.put(id, epoch);
         return epoch;
     }
 
     HeartbeatResponse heartbeat(int id, boolean wantShutDown) {
-        loop.runFor(10);
-        return controller.heartbeat(new HeartbeatRequest(id, epochs.get(id), metadata.get(id).appliedOffset(), wantShutDown));
+        return await(controller.api().brokerHeartbeat(
+                new HeartbeatRequest(id, epochs.get(id), controller.latestOffset(), wantShutDown)));
     }
 
     void startBrokers(int... ids) {
@@ -74,32 +70,12 @@ final class ControllerHarness {
         }
     }
 
-    /** kill -9 and restart of broker {@code id}; registers clean (with its last epoch) or unclean (-1). */
-    long restart(int id, boolean clean) {
-        NodeId node = NodeId.broker(id);
-        loop.kill(node);
-        loop.start(node);
-        return register(id, clean ? epochs.get(id) : -1);
-    }
-
     void createRep(int minIsr, boolean unclean, Integer... replicas) {
-        controller.createTopic(REP.topic(), List.of(Arrays.asList(replicas)), minIsr, unclean);
+        await(controller.createTopic(REP.topic(), List.of(Arrays.asList(replicas)), minIsr, unclean));
     }
 
     PartitionRegistration rep() {
         return controller.partition(REP).orElseThrow();
-    }
-
-    /** A proposal from the current leader with everyone's registered epoch. */
-    AlterPartitionRequest.Item proposal(Integer... isr) {
-        PartitionRegistration p = rep();
-        return new AlterPartitionRequest.Item(REP, p.leaderEpoch(), p.partitionEpoch(),
-                Arrays.stream(isr).map(id -> new BrokerState(id, epochs.getOrDefault(id, -1L))).toList(), false);
-    }
-
-    AlterPartitionResponse.PartitionResult alter(int sender, AlterPartitionRequest.Item item) {
-        AlterPartitionResponse response = controller.alterPartition(new AlterPartitionRequest(sender, epochs.get(sender), List.of(item)));
-        return response.partitions().get(item.topicPartition());
     }
 
     /**
@@ -110,9 +86,9 @@ final class ControllerHarness {
         Scheduler scheduler = loop.forNode(NodeId.broker(id));
         ControllerChannel channel = network.controllerChannelFor(id);
         long epoch = epochs.get(id);
-        MetadataDeltaSequencer sequencer = metadata.get(id);
         return scheduler.schedulePeriodically(scheduler.newSerialExecutor("heartbeat"),
-                () -> channel.heartbeat(new HeartbeatRequest(id, epoch, sequencer.appliedOffset(), false)), intervalMs, intervalMs);
+                () -> channel.heartbeat(new HeartbeatRequest(id, epoch, controller.latestOffset(), false)),
+                intervalMs, intervalMs);
     }
 
     static <T> T done(CompletableFuture<T> future) {

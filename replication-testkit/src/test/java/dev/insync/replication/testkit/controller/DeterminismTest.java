@@ -1,5 +1,6 @@
 package dev.insync.replication.testkit.controller;
 
+import dev.insync.replication.controller.ControllerConfig;
 import dev.insync.replication.core.metadata.ControllerChannel;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.testkit.network.InMemoryNetwork;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,15 +37,16 @@ class DeterminismTest {
         EventLoop loop = EventLoop.withSeed(seed);
         InMemoryNetwork network = new InMemoryNetwork(loop);
         network.setDefaultLink(new LinkConfig(1, 40, 0.05));
-        ReferenceController controller = new ReferenceController(loop, network,
+        ClusterController controller = new ClusterController(loop, network,
                 ControllerConfig.DEFAULT.withBrokerSessionTimeoutMs(3_000));
         controller.start();
         for (int id = 1; id <= 3; id++) {
             startBroker(loop, network, id);
         }
         loop.runFor(5_000);
-        controller.createTopic("rep", List.of(List.of(1, 2, 3), List.of(2, 3, 1)), 2, false);
+        CompletableFuture<?> created = controller.createTopic("rep", List.of(List.of(1, 2, 3), List.of(2, 3, 1)), 2, false);
         loop.runFor(2_000);
+        assertThat(created).isCompleted();
         loop.pause(NodeId.broker(1));
         loop.runFor(loop.random().nextLong(2_000, 6_000));
         loop.resume(NodeId.broker(1));
@@ -54,19 +57,17 @@ class DeterminismTest {
         return new Run(loop.traceHash(), loop.eventsExecuted(), controller.describe("rep"));
     }
 
-    /** A broker reduced to registration and heartbeats, with retries, on its own node. */
+    /** A broker reduced to registration and heartbeats (reporting itself caught up), with retries, on its own node. */
     private static void startBroker(EventLoop loop, InMemoryNetwork network, int id) {
         Scheduler scheduler = loop.forNode(NodeId.broker(id));
         ControllerChannel channel = network.controllerChannelFor(id);
-        MetadataDeltaSequencer metadata = new MetadataDeltaSequencer(delta -> { });
-        network.bindMetadataListener(id, metadata::accept);
         AtomicLong epoch = new AtomicLong(-1);
         var executor = scheduler.newSerialExecutor("lifecycle");
         scheduler.schedulePeriodically(executor, () -> {
             if (epoch.get() < 0) {
                 channel.registerBroker(id, -1).thenAccept(e -> epoch.compareAndSet(-1, e));
             } else {
-                channel.heartbeat(new dev.insync.replication.core.metadata.HeartbeatRequest(id, epoch.get(), metadata.appliedOffset(), false));
+                channel.heartbeat(new dev.insync.replication.core.metadata.HeartbeatRequest(id, epoch.get(), epoch.get(), false));
             }
         }, 0, 500);
     }

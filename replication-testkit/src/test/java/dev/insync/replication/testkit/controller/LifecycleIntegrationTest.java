@@ -1,5 +1,6 @@
 package dev.insync.replication.testkit.controller;
 
+import dev.insync.replication.controller.ControllerConfig;
 import dev.insync.replication.core.broker.BrokerLifecycleManager;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.time.Scheduler;
@@ -18,24 +19,25 @@ import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The controller with core's broker-side {@link BrokerLifecycleManager}, over the simulated network. */
+/**
+ * The testkit's controller node with core's broker-side {@link BrokerLifecycleManager}, over the
+ * simulated network (the brokers report themselves caught up with the committed log).
+ */
 class LifecycleIntegrationTest {
 
     private static final TopicPartition REP = new TopicPartition("rep", 0);
 
     private final EventLoop loop = EventLoop.withSeed(99);
     private final InMemoryNetwork network = new InMemoryNetwork(loop);
-    private final ReferenceController controller = new ReferenceController(loop, network,
+    private final ClusterController controller = new ClusterController(loop, network,
             ControllerConfig.DEFAULT.withBrokerSessionTimeoutMs(9_000));
     private final Map<Integer, BrokerLifecycleManager> lifecycles = new TreeMap<>();
 
     private BrokerLifecycleManager startBroker(int id, long previousEpoch) {
         Scheduler scheduler = loop.forNode(NodeId.broker(id));
-        MetadataDeltaSequencer metadata = new MetadataDeltaSequencer(delta -> { });
-        network.bindMetadataListener(id, metadata::accept);
         BrokerLifecycleManager lifecycle = BrokerLifecycleManager.builder(id, network.controllerChannelFor(id), scheduler)
                 .previousBrokerEpoch(previousEpoch).executor(scheduler.newSerialExecutor("broker-lifecycle-manager"))
-                .heartbeatIntervalMs(2_000).registrationRetryBackoffMs(100).metadataOffset(metadata::appliedOffset).build();
+                .heartbeatIntervalMs(2_000).registrationRetryBackoffMs(100).metadataOffset(controller::latestOffset).build();
         lifecycle.start();
         lifecycles.put(id, lifecycle);
         return lifecycle;
@@ -50,7 +52,8 @@ class LifecycleIntegrationTest {
             startBroker(id, -1);
         }
         assertThat(loop.runUntil(() -> lifecycles.values().stream().noneMatch(BrokerLifecycleManager::isFenced), 10_000)).isTrue();
-        controller.createTopic("rep", List.of(List.of(1, 2, 3)), 2, false);
+        CompletableFuture<?> created = controller.createTopic("rep", List.of(List.of(1, 2, 3)), 2, false);
+        assertThat(loop.runUntil(created::isDone, 1_000)).isTrue();
 
         // SIGSTOP broker 3: fenced after the session timeout, out of the ISR.
         loop.pause(NodeId.broker(3));

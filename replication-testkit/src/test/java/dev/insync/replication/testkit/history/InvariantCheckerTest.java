@@ -269,6 +269,81 @@ class InvariantCheckerTest {
         assertThat(invariants(ldr5History(List.of(3), "disk"))).isEmpty();
     }
 
+    @Test
+    @DisplayName("LDR-5 a registration that is never unfenced (sent before the crash, answered late by a paused controller) is not judged; "
+            + "the unfenced incarnation after it is")
+    void ldr5LateRegistrationOfADeadProcess() {
+        History h = new History();
+        h.add(new Config(0, 3, List.of(1, 2, 3), false));
+        h.add(new HistoryEvent.Broker(0, 3, 5, false, false));
+        h.add(new Fault(10, "shutdown-done", List.of(3)));
+        h.add(new ControllerState(10, 0, 1, 0, 2, List.of(1, 2), List.of(3), List.of(), false, false));
+        h.add(new Fault(20, "restart", List.of(3)));
+        // The controller is paused: the new process's clean registration waits there; the process loses power.
+        h.add(new Fault(30, "power", List.of(3)));
+        h.add(new Fault(40, "restart", List.of(3)));
+        // The controller resumes: the dead process's clean registration (epoch 9, never unfenced), then the
+        // new process's unclean one (10), which removes broker 3 from the ELR before it is unfenced.
+        h.add(new HistoryEvent.Broker(50, 3, 9, true, false));
+        h.add(new ControllerState(50, 0, 1, 0, 3, List.of(1, 2), List.of(), List.of(3), false, false));
+        h.add(new HistoryEvent.Broker(50, 3, 10, true, false));
+        h.add(new HistoryEvent.Broker(60, 3, 10, false, false));
+        assertThat(invariants(h)).isEmpty();
+
+        // Had the unclean registration left it in the ELR, its unfencing is judged.
+        History kept = new History();
+        h.events().stream().filter(e -> !(e instanceof ControllerState c && c.t() == 50)).forEach(kept::add);
+        assertThat(invariants(kept)).containsExactly("LDR-5");
+    }
+
+    @Test
+    @DisplayName("LDR-5 a process whose own disk failed before it registered registers truthfully; the next process started is judged")
+    void ldr5DiskFailedBeforeRegistration() {
+        History h = new History();
+        h.add(new Config(0, 3, List.of(1, 2, 3), false));
+        h.add(new HistoryEvent.Broker(0, 3, 5, false, false));
+        h.add(new Fault(10, "shutdown-done", List.of(3)));
+        h.add(new ControllerState(10, 0, 1, 0, 2, List.of(1, 2), List.of(3), List.of(), false, false));
+        h.add(new Fault(20, "restart", List.of(3)));
+        h.add(new Fault(30, "disk-offline", List.of(3)));
+        h.add(new HistoryEvent.Broker(40, 3, 9, true, false));
+        h.add(new HistoryEvent.Broker(40, 3, 9, false, false));
+        assertThat(invariants(h)).as("read its clean markers before its disk failed").isEmpty();
+        h.add(new Fault(50, "kill", List.of(3)));
+        h.add(new Fault(60, "restart", List.of(3)));
+        h.add(new HistoryEvent.Broker(70, 3, 11, true, false));
+        h.add(new HistoryEvent.Broker(70, 3, 11, false, false));
+        assertThat(invariants(h)).as("the next process: its failed directory left no marker").containsExactly("LDR-5");
+    }
+
+    @Test
+    @DisplayName("INV-2 a poll sent before an unclean election and answered after it by the deposed leader is excused like an earlier read")
+    void inv2ZombieReadAfterUncleanElection() {
+        History h = new History();
+        h.add(new Config(0, 2, List.of(1, 2, 3), true));
+        h.add(new PollInvoke(10, 1, "c1", 0, 0, 1, 8_000));
+        h.add(new ControllerState(20, 0, 3, 1, 5, List.of(3), List.of(), List.of(), true, true));
+        h.add(new Consume(30, 1, "c1", 0, 0, "lost"));
+        h.add(new PollDone(30, 1, "NONE", 1, 1));
+        h.add(new PollInvoke(40, 2, "c1", 0, 1, 3, 2_000));
+        h.add(new Consume(41, 2, "c1", 0, 1, "after"));
+        h.add(new PollDone(41, 2, "NONE", 1, 2));
+        List<LogEntry> kept = List.of(new LogEntry(0, 1, "other"), new LogEntry(1, 1, "after"));
+        h.add(new Final(1, 0, 2, 2, 0, kept));
+        h.add(new Final(2, 0, 2, 2, 0, kept));
+        h.add(new Final(3, 0, 2, 2, 0, kept));
+        assertThat(checker.violations(h)).isEmpty();
+
+        // A read requested after the election is protected again.
+        List<LogEntry> lost = List.of(new LogEntry(0, 1, "other"), new LogEntry(1, 1, "changed"));
+        History later = new History();
+        h.events().stream().filter(e -> !(e instanceof Final)).forEach(later::add);
+        later.add(new Final(1, 0, 2, 2, 0, lost));
+        later.add(new Final(2, 0, 2, 2, 0, lost));
+        later.add(new Final(3, 0, 2, 2, 0, lost));
+        assertThat(checker.violations(later)).extracting(Violation::detail).allMatch(d -> d.contains("'after'")).hasSize(3);
+    }
+
     /** Broker 3 loses power, its ELR membership from before, then its new registration with {@code elrAfter}. */
     private static History ldr5History(List<Integer> elrAfter) {
         return ldr5History(elrAfter, "power");
@@ -281,9 +356,11 @@ class InvariantCheckerTest {
         h.add(new HistoryEvent.Broker(0, 3, 5, false, false));
         h.add(new Fault(10, fault, List.of(3)));
         h.add(new ControllerState(20, 0, 1, 0, 2, List.of(1, 2), List.of(3), List.of(), false, false));
+        h.add(new Fault(25, "restart", List.of(3)));
         // One sampling instant: the registration's effect on the partition, then the registration.
         h.add(new ControllerState(30, 0, 1, 0, 3, List.of(1, 2), elrAfter, List.of(), false, false));
         h.add(new HistoryEvent.Broker(30, 3, 9, true, false));
+        h.add(new HistoryEvent.Broker(40, 3, 9, false, false));
         return h;
     }
 

@@ -1,6 +1,7 @@
 package dev.insync.replication.testkit.simulation;
 
 import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.testkit.cluster.InMemoryCluster;
 import dev.insync.replication.testkit.cluster.Mutation;
@@ -183,11 +184,15 @@ class MutationTest {
         rec.sample();
     }
 
+    /**
+     * Whether the controller elected one of {@code candidates} and that broker has applied it (it
+     * learns its election through its metadata fetch, a few events after the commit).
+     */
     private static boolean leaderIn(InMemoryCluster cluster, int... candidates) {
         int leader = cluster.controller().partition(TP).map(PartitionRegistration::leader).orElse(-1);
         for (int c : candidates) {
             if (c == leader) {
-                return true;
+                return cluster.broker(c).partition(TP).map(Partition::isLeader).orElse(false);
             }
         }
         return false;

@@ -50,7 +50,7 @@ class SimulationTest {
     void faultMixCoversEveryKind() {
         Map<String, Long> counts = new TreeMap<>();
         int overlapping = 0;
-        for (long seed = 1; seed <= 12; seed++) {
+        for (long seed = 1; seed <= 20; seed++) {
             SimulationResult r = Simulation.run(seed, SimulationSettings.DEFAULT.withDurationMs(15_000));
             assertThat(r.violations()).as(r.failureReport()).isEmpty();
             r.faultCounts().forEach((k, v) -> counts.merge(k, v, Long::sum));
@@ -60,7 +60,8 @@ class SimulationTest {
         }
         assertThat(counts.keySet()).contains("pause", "resume", "kill", "power", "shutdown", "shutdown-done", "restart",
                 "bitflip", "cut", "isolate", "cut-controller", "heal", "slow", "fast", "loss", "loss-end", "clock",
-                "disk", "disk-offline", "disk-replace");
+                "disk", "disk-offline", "disk-replace", "controller-kill", "controller-restart", "controller-pause",
+                "controller-resume");
         assertThat(overlapping).as("seeds with two brokers down at once").isPositive();
     }
 

@@ -13,9 +13,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -52,6 +54,10 @@ import java.util.concurrent.RejectedExecutionException;
  * }</pre>
  * All work runs on a serial executor of the given scheduler; public methods may be called from
  * any thread.
+ *
+ * <p>What the follower has applied is also kept as a {@link #image() metadata image} of the whole
+ * cluster (every broker and partition, not only those hosted here), which is what a broker answers
+ * client Metadata requests from.
  */
 public final class MetadataFollower implements AutoCloseable {
 
@@ -100,6 +106,8 @@ public final class MetadataFollower implements AutoCloseable {
     private boolean started;
     private volatile boolean closed;
     private volatile long appliedOffset = -1;
+    private final CompletableFuture<Long> initialLoad = new CompletableFuture<>();
+    private final AppliedImage applied = new AppliedImage();
 
     /**
      * @param replicaManager the broker's replica manager; it must not have applied any metadata yet
@@ -151,10 +159,30 @@ public final class MetadataFollower implements AutoCloseable {
         return loaded;
     }
 
+    /**
+     * Completes with the metadata offset of the initial load once it has been applied to the
+     * replica manager (the broker may then serve requests, as a KRaft broker enables its request
+     * processing once it has caught up); fails if the follower is closed first.
+     */
+    public CompletionStage<Long> initialLoad() {
+        return initialLoad.minimalCompletionStage();
+    }
+
+    /**
+     * The cluster's metadata as this broker has applied it: every broker registration, every
+     * partition and every topic's {@code min.insync.replicas}, at {@link #appliedOffset()} (offset -1
+     * and empty before the initial load). A consistent copy; thread-safe.
+     */
+    public MetadataImage image() {
+        return applied.snapshot();
+    }
+
     /** Stops fetching; answers arriving later are dropped. Idempotent. */
     @Override
     public void close() {
         closed = true;
+        initialLoad.completeExceptionally(new IllegalStateException("Metadata follower of broker " + brokerId
+                + " closed before its initial load"));
         run(this::cancelTimer);
     }
 
@@ -262,6 +290,7 @@ public final class MetadataFollower implements AutoCloseable {
                 receivedOffset, brokerEpoch, image.partitions().size());
         apply(image);
         initial.clear();
+        initialLoad.complete(image.offset());
     }
 
     private void apply(MetadataDelta delta) {
@@ -270,6 +299,7 @@ public final class MetadataFollower implements AutoCloseable {
             knownPartitions.add(p.topicPartition());
         }
         delta.deletedPartitions().forEach(knownPartitions::remove);
+        applied.apply(delta);
         appliedOffset = delta.offset();
     }
 
@@ -285,6 +315,35 @@ public final class MetadataFollower implements AutoCloseable {
             executor.execute(task);
         } catch (RejectedExecutionException e) {
             log.debug("Broker {}: metadata follower task dropped, its executor is stopped", brokerId);
+        }
+    }
+
+    /**
+     * What has been applied, for {@link #image()}: updated on the follower's executor, read from any
+     * thread; a snapshot is copied only when asked for after a change.
+     */
+    private static final class AppliedImage {
+        private final Map<Integer, BrokerRegistration> brokers = new TreeMap<>();
+        private final Map<TopicPartition, PartitionRegistration> partitions = new LinkedHashMap<>();
+        private final Map<String, Integer> minIsr = new TreeMap<>();
+        private long offset = -1;
+        private MetadataImage cached = new MetadataImage(-1, List.of(), List.of(), Map.of());
+
+        synchronized void apply(MetadataDelta delta) {
+            delta.brokers().forEach(b -> brokers.put(b.brokerId(), b));
+            delta.deletedPartitions().forEach(partitions::remove);
+            delta.partitions().forEach(p -> partitions.put(p.topicPartition(), p));
+            minIsr.putAll(delta.minInsyncReplicasByTopic());
+            offset = delta.offset();
+            cached = null;
+        }
+
+        synchronized MetadataImage snapshot() {
+            if (cached == null) {
+                cached = new MetadataImage(offset, new ArrayList<>(brokers.values()), new ArrayList<>(partitions.values()),
+                        minIsr);
+            }
+            return cached;
         }
     }
 

@@ -227,4 +227,47 @@ class MetadataFollowerTest {
         assertThatThrownBy(() -> second.start(CompletableFuture.completedFuture(0L)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("only source");
     }
+
+    @Test
+    @DisplayName("CTL-5 the image of what was applied: every broker and partition, deletions and image replaces included; the initial load completes once applied")
+    void appliedImage() {
+        CompletableFuture<Long> registered = new CompletableFuture<>();
+        follower.start(registered);
+        CompletableFuture<Long> initialLoad = follower.initialLoad().toCompletableFuture();
+        scheduler.runReady();
+        channel.answer(delta(0, partition(A, 3, 0, 0)), registration(1));
+        scheduler.runReady();
+        assertThat(follower.image().offset()).as("nothing applied before the initial load").isEqualTo(-1);
+        assertThat(initialLoad).isNotDone();
+
+        registered.complete(1L);
+        scheduler.runReady();
+        assertThat(initialLoad).isCompletedWithValue(1L);
+        MetadataImage loaded = follower.image();
+        assertThat(loaded.offset()).isEqualTo(1);
+        assertThat(loaded.brokers()).extracting(BrokerRegistration::brokerId).containsExactly(BROKER);
+        assertThat(loaded.partitions()).containsExactly(partition(A, 3, 0, 0));
+
+        channel.answer(new MetadataDelta(2, List.of(), List.of(partition(B, 1, 0, 0)), List.of(A), Map.of("b", 2)));
+        scheduler.runReady();
+        MetadataImage later = follower.image();
+        assertThat(later.offset()).isEqualTo(2);
+        assertThat(later.partitions()).containsExactly(partition(B, 1, 0, 0));
+        assertThat(later.minInsyncReplicasByTopic()).containsEntry("b", 2);
+        assertThat(follower.image()).as("unchanged: the same copy").isSameAs(later);
+
+        MetadataImage replacing = new MetadataImage(9, List.of(), List.of(partition(A, 1, 1, 1)), Map.of());
+        channel.answers.get(channel.answers.size() - 1).complete(new MetadataFetchResponse(2, Optional.of(replacing), List.of()));
+        scheduler.runReady();
+        assertThat(follower.image().partitions()).containsExactly(partition(A, 1, 1, 1));
+        assertThat(follower.image().offset()).isEqualTo(9);
+    }
+
+    @Test
+    @DisplayName("a follower closed before its initial load fails the initial-load future")
+    void closedBeforeLoad() {
+        follower.start(new CompletableFuture<>());
+        follower.close();
+        assertThat(follower.initialLoad().toCompletableFuture()).isCompletedExceptionally();
+    }
 }
