@@ -27,6 +27,8 @@ final class FakeFollowerPartition implements FollowerPartition {
     long logEndOffset;
     long highWatermark;
     RuntimeException failNextAppend;
+    RuntimeException failLogStartOffset;
+    RuntimeException failNextTruncate;
     final List<String> calls = new ArrayList<>();
 
     FakeFollowerPartition(TopicPartition tp) {
@@ -63,6 +65,9 @@ final class FakeFollowerPartition implements FollowerPartition {
 
     @Override
     public long logStartOffset() {
+        if (failLogStartOffset != null) {
+            throw failLogStartOffset;
+        }
         return logStartOffset;
     }
 
@@ -141,6 +146,11 @@ final class FakeFollowerPartition implements FollowerPartition {
     @Override
     public void truncateTo(long offset) {
         calls.add("truncateTo " + offset);
+        if (failNextTruncate != null) {
+            RuntimeException e = failNextTruncate;
+            failNextTruncate = null;
+            throw e;
+        }
         if (offset >= logEndOffset) {
             return;
         }
