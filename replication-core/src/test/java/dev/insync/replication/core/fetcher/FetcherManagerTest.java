@@ -133,10 +133,11 @@ class FetcherManagerTest extends FetcherTestSupport {
     }
 
     @Test
-    @DisplayName("FOL-7 a follower may start at offset 0; a negative initial offset is refused, naming the partition")
+    @DisplayName("FOL-7 a follower may start at offset 0 and follow broker 0; a negative initial offset is refused, naming the partition")
     void fol7InitialOffsetBounds() {
         FakeFollowerPartition a = new FakeFollowerPartition(DIV0);
         assertThat(new InitialFetchState(a, 1, 3, 0).initOffset()).isZero();
+        assertThat(new InitialFetchState(a, 0, 3, 0).leaderId()).as("broker 0 can lead").isZero();
         assertThatThrownBy(() -> new InitialFetchState(a, 1, 3, -1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("div-0");
