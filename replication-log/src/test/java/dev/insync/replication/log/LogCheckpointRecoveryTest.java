@@ -137,6 +137,46 @@ class LogCheckpointRecoveryTest {
     }
 
     @Test
+    @DisplayName("LOG-8 LOG-7 a lagging leader-epoch-checkpoint whose latest epoch starts where newer batches start gives way to the batches' epoch, as Kafka's assign")
+    void log8LatestEpochThatWroteNothingGivesWayToTheBatchesEpoch() throws IOException {
+        writeEpochs();
+        // Epoch 3 was assigned at offset 32 (a leadership that wrote nothing), then epoch 5's batches
+        // were appended at 32 and the process died before the checkpoint was rewritten.
+        Path file = logDir().resolve(LeaderEpochCache.CHECKPOINT_FILE_NAME);
+        Files.writeString(file, "0\n3\n0 0\n2 16\n3 32\n");
+        new OffsetCheckpointFile(dataDir().resolve(OffsetCheckpointFile.RECOVERY_POINT_OFFSET_CHECKPOINT))
+                .write(Map.of(TP, 0L));
+        try (LogDirectory dir = openDirectory()) {
+            Log log = onlyLog(dir);
+            assertThat(log.leaderEpochCache().epochEntries())
+                    .containsExactly(new EpochEntry(0, 0), new EpochEntry(2, 16), new EpochEntry(5, 32));
+            assertThat(log.endOffsetForEpoch(3)).isEqualTo(new EpochEndOffset(2, 32));
+        }
+        assertThat(Files.readAllLines(file)).containsExactly("0", "3", "0 0", "2 16", "5 32");
+    }
+
+    @Test
+    @DisplayName("LOG-8 LOG-7 a rescan that starts inside a known epoch keeps that epoch's recorded start offset")
+    void log8RescanInsideAKnownEpochKeepsItsStart() throws IOException {
+        writeEpochs();
+        long recoveryPoint;
+        try (LogDirectory dir = openDirectory()) {
+            recoveryPoint = onlyLog(dir).segmentBaseOffsets().stream().filter(b -> b > 16 && b < 32).findFirst()
+                    .orElseThrow();
+            dir.closeCleanly(1);
+        }
+        Path file = logDir().resolve(LeaderEpochCache.CHECKPOINT_FILE_NAME);
+        Files.writeString(file, "0\n2\n0 0\n2 16\n");
+        // The rescan starts at a segment inside epoch 2: its first batch is (epoch 2, recoveryPoint).
+        new OffsetCheckpointFile(dataDir().resolve(OffsetCheckpointFile.RECOVERY_POINT_OFFSET_CHECKPOINT))
+                .write(Map.of(TP, recoveryPoint));
+        try (LogDirectory dir = openDirectory()) {
+            assertThat(onlyLog(dir).leaderEpochCache().epochEntries())
+                    .containsExactly(new EpochEntry(0, 0), new EpochEntry(2, 16), new EpochEntry(5, 32));
+        }
+    }
+
+    @Test
     @DisplayName("LOG-10 LOG-7 a log-start-offset-checkpoint entry above the LEO is clamped to the LEO with a warning naming the file")
     void log10LogStartAboveTheLeoIsClampedNamingTheFile() throws IOException {
         writeEpochs();

@@ -43,6 +43,8 @@ final class FakeFollowerPartition implements FollowerPartition {
     long logEndOffset;
     long highWatermark;
     RuntimeException failNextAppend;
+    RuntimeException failLogStartOffset;
+    RuntimeException failNextTruncate;
     final List<String> calls = new ArrayList<>();
 
     FakeFollowerPartition(TopicPartition tp) {
@@ -79,6 +81,9 @@ final class FakeFollowerPartition implements FollowerPartition {
 
     @Override
     public long logStartOffset() {
+        if (failLogStartOffset != null) {
+            throw failLogStartOffset;
+        }
         return logStartOffset;
     }
 
@@ -157,6 +162,11 @@ final class FakeFollowerPartition implements FollowerPartition {
     @Override
     public void truncateTo(long offset) {
         calls.add("truncateTo " + offset);
+        if (failNextTruncate != null) {
+            RuntimeException e = failNextTruncate;
+            failNextTruncate = null;
+            throw e;
+        }
         if (offset >= logEndOffset) {
             return;
         }

@@ -20,6 +20,7 @@ import dev.insync.replication.core.config.ReplicationConfig;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,5 +61,25 @@ class FetcherConfigTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replica.fetch.backoff.ms");
         assertThatThrownBy(() -> FetcherManager.fetcherId(new dev.insync.replication.log.TopicPartition("t", 0), 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("num.replica.fetchers");
+    }
+
+    @Test
+    @DisplayName("FOL-1 FOL-3 every fetch setting is bounded: replicaId and wait.max.ms from 0, the others from 1")
+    void settingBounds() {
+        assertThat(new FetcherConfig(0, 1, 0, 1, 1, 1, 1, 1).replicaId()).isZero();
+        record Bad(String name, Runnable make) {
+        }
+        List<Bad> bad = List.of(
+                new Bad("replicaId", () -> new FetcherConfig(-1, 1, 500, 1, 1024, 1024, 1000, 1000)),
+                new Bad("num.replica.fetchers", () -> new FetcherConfig(1, 0, 500, 1, 1024, 1024, 1000, 1000)),
+                new Bad("replica.fetch.wait.max.ms", () -> new FetcherConfig(1, 1, -1, 1, 1024, 1024, 1000, 1000)),
+                new Bad("replica.fetch.min.bytes", () -> new FetcherConfig(1, 1, 500, 0, 1024, 1024, 1000, 1000)),
+                new Bad("replica.fetch.max.bytes", () -> new FetcherConfig(1, 1, 500, 1, 0, 1024, 1000, 1000)),
+                new Bad("replica.fetch.response.max.bytes", () -> new FetcherConfig(1, 1, 500, 1, 1024, 0, 1000, 1000)),
+                new Bad("fetch request timeout", () -> new FetcherConfig(1, 1, 500, 1, 1024, 1024, 1000, 0)));
+        for (Bad b : bad) {
+            assertThatThrownBy(b.make()::run).as(b.name())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(b.name());
+        }
     }
 }

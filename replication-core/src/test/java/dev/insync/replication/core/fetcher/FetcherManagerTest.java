@@ -149,6 +149,32 @@ class FetcherManagerTest extends FetcherTestSupport {
     }
 
     @Test
+    @DisplayName("FOL-7 a follower may start at offset 0 and follow broker 0; a negative initial offset is refused, naming the partition")
+    void fol7InitialOffsetBounds() {
+        FakeFollowerPartition a = new FakeFollowerPartition(DIV0);
+        assertThat(new InitialFetchState(a, 1, 3, 0).initOffset()).isZero();
+        assertThat(new InitialFetchState(a, 0, 3, 0).leaderId()).as("broker 0 can lead").isZero();
+        assertThatThrownBy(() -> new InitialFetchState(a, 1, 3, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("div-0");
+    }
+
+    @Test
+    @DisplayName("FOL-1 an idle fetcher that is let go is stopped, not left running: it takes no partition any more")
+    void fol1IdleFetcherStopped() {
+        FetcherManager m = manager(3, 1);
+        FakeFollowerPartition a = new FakeFollowerPartition(DIV0).withBatches(batch(0, 4, 0)).withHighWatermark(5);
+        m.addFetcherForPartitions(Map.of(DIV0, follow(a, 1, 0)));
+        scheduler.runReady();
+        ReplicaFetcher idle = m.fetcherFor(DIV0).orElseThrow();
+        m.removeFetcherForPartitions(Set.of(DIV0));
+        m.shutdownIdleFetchers();
+        assertThat(m.fetchers()).isEmpty();
+        assertThatThrownBy(() -> idle.addPartitions(Map.of(DIV0, follow(a, 1, 0))))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("shut down");
+    }
+
+    @Test
     @DisplayName("FOL-7 initialFetchOffset is the LEO with epoch information, else the HW")
     void fol7InitialFetchOffset() {
         FakeFollowerPartition withEpochs = new FakeFollowerPartition(DIV0).withBatches(batch(0, 9, 0))

@@ -36,8 +36,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The fetcher over real logs in a temp directory. */
 class LogFollowerPartitionTest extends FetcherTestSupport {
@@ -114,5 +116,44 @@ class LogFollowerPartitionTest extends FetcherTestSupport {
         assertThat(new LogFollowerPartition(log).endOffsetForEpoch(4)).contains(new EpochEndOffset(4, 3));
         // Above the latest epoch the cache answers UNDEFINED (LOG-8), as Kafka's follower sees it.
         assertThat(new LogFollowerPartition(log).endOffsetForEpoch(9)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("FOL-5 LOG-10 FOL-6 over a real Log: the HW is reported once per change, the log start follows the leader's, and a leader log start above our LEO restarts the log there")
+    void realLogHighWatermarkLogStartAndRestart() {
+        Log log = openLog();
+        FetcherManager manager = manager(3, 1);
+        LogFollowerPartition partition = new LogFollowerPartition(log);
+        manager.addFetcherForPartitions(Map.of(DIV0, new InitialFetchState(partition, 1, 2,
+                FetcherManager.initialFetchOffset(partition))));
+        scheduler.runReady();
+
+        transport.last().future().complete(response(DIV0, data(5, 0, 5, leaderBatch(0, 2, "a", "b", "c", "d", "e"))));
+        scheduler.runReady();
+        assertThat(log.highWatermark()).isEqualTo(5);
+        assertThat(hwChanges).containsExactly(Set.of(DIV0));
+
+        // The leader deleted records up to 3: the follower's log start follows, and is sent back.
+        transport.last().future().complete(response(DIV0, data(5, 3, 5, MemoryRecords.EMPTY)));
+        scheduler.runReady();
+        assertThat(log.logStartOffset()).isEqualTo(3);
+        assertThat(hwChanges).as("the HW did not move: not reported again").hasSize(1);
+        assertThat(transport.last().request().partitions().get(DIV0).logStartOffset()).isEqualTo(3);
+
+        transport.last().future().complete(response(DIV0, new FetchResponse.PartitionData(Errors.OFFSET_OUT_OF_RANGE,
+                -1, -1, 100, 120, MemoryRecords.EMPTY, Optional.empty())));
+        scheduler.runReady();
+        assertThat(log.logStartOffset()).isEqualTo(100);
+        assertThat(log.logEndOffset()).isEqualTo(100);
+        assertThat(log.highWatermark()).isEqualTo(100);
+        assertThat(transport.last().request().partitions().get(DIV0).fetchOffset()).isEqualTo(100);
+    }
+
+    @Test
+    @DisplayName("FOL-7 a real log's partition without a leader gets no fetcher; the refusal names it")
+    void realLogNoLeaderNamed() {
+        Log log = openLog();
+        assertThatThrownBy(() -> new InitialFetchState(new LogFollowerPartition(log), -1, 0, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("div-0");
     }
 }

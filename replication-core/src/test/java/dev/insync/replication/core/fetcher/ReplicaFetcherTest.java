@@ -569,4 +569,191 @@ class ReplicaFetcherTest extends FetcherTestSupport {
         scheduler.runReady();
         assertThat(List.copyOf(transport.last().request().partitions().keySet())).containsExactly(DIV1, DIV0);
     }
+
+    @Test
+    @DisplayName("FOL-2 idle with only delayed partitions, the fetcher wakes when the first of them is ready, not a full backoff later")
+    void fol2IdleWaitEndsWithTheEarliestDelay() {
+        followedTogether(0, batch(0, 4, 0));
+        long t0 = scheduler.nowMs();
+        answer(response(Map.of(DIV0, error(Errors.NOT_LEADER_OR_FOLLOWER, -1, -1), DIV1, data(5, 0, 5, records()))));
+        assertThat(transport.last().request().partitions().keySet()).containsExactly(DIV1);
+        scheduler.advance(BACKOFF_MS / 2);
+        // DIV1 errs too: nothing is ready; DIV0 is ready at t0 + backoff, DIV1 half a backoff later.
+        answer(response(DIV1, error(Errors.NOT_LEADER_OR_FOLLOWER, -1, -1)));
+        int sent = transport.sent.size();
+        scheduler.advance(BACKOFF_MS / 2 - 1);
+        assertThat(transport.sent).hasSize(sent);
+        scheduler.advance(1);
+        assertThat(scheduler.nowMs()).isEqualTo(t0 + BACKOFF_MS);
+        assertThat(transport.sent).hasSize(sent + 1);
+        assertThat(transport.last().request().partitions().keySet()).containsExactly(DIV0);
+    }
+
+    @Test
+    @DisplayName("FOL-6 an answer arriving after its partition was removed from the fetcher is not applied")
+    void fol6AnswerAfterRemovalNotApplied() {
+        FakeFollowerPartition[] both = followedTogether(0, batch(0, 4, 0));
+        FakeTransport.Sent inFlight = transport.last();
+        Map<TopicPartition, PartitionFetchState> removed = manager.removeFetcherForPartitions(Set.of(DIV0));
+        assertThat(removed).containsOnlyKeys(DIV0);
+        assertThat(removed.get(DIV0).fetchOffset()).isEqualTo(5);
+        inFlight.future().complete(response(Map.of(DIV0, data(9, 0, 9, records(batch(5, 8, 0))),
+                DIV1, data(9, 0, 9, records(batch(5, 8, 0))))));
+        scheduler.runReady();
+        assertThat(both[0].calls).isEmpty();
+        assertThat(both[0].logEndOffset).isEqualTo(5);
+        assertThat(both[1].logEndOffset).isEqualTo(9);
+        assertThat(transport.last().request().partitions().keySet()).containsExactly(DIV1);
+        // Removing a partition the fetcher does not hold returns nothing.
+        assertThat(manager.removeFetcherForPartitions(Set.of(DIV0))).isEmpty();
+    }
+
+    @Test
+    @DisplayName("FET-6 FOL-2 an answer that omits a requested partition applies the others; the omitted one is fetched again")
+    void fet6AnswerMissingAPartition() {
+        FakeFollowerPartition[] both = followedTogether(0, batch(0, 4, 0));
+        assertThat(List.copyOf(transport.last().request().partitions().keySet())).containsExactly(DIV0, DIV1);
+        answer(response(DIV0, data(7, 0, 7, records(batch(5, 6, 0)))));
+        assertThat(both[0].logEndOffset).isEqualTo(7);
+        assertThat(both[1].logEndOffset).isEqualTo(5);
+        FetchRequest next = transport.last().request();
+        assertThat(transport.sent).hasSize(2);
+        assertThat(next.partitions().get(DIV0).fetchOffset()).isEqualTo(7);
+        assertThat(next.partitions().get(DIV1).fetchOffset()).isEqualTo(5);
+    }
+
+    @Test
+    @DisplayName("FOL-6 a failed partition is reported with its error: fenced, storage error, anything else unknown")
+    void fol6FailureReportsItsError() {
+        FakeFollowerPartition fenced = followed(DIV0, 0, batch(0, 4, 0));
+        answer(response(DIV0, error(Errors.FENCED_LEADER_EPOCH, -1, -1)));
+        assertThat(failures.get(DIV0)).startsWith("FENCED_LEADER_EPOCH ");
+
+        failures.clear();
+        manager.addFetcherForPartitions(Map.of(DIV0, follow(fenced, 1, 1)));
+        scheduler.runReady();
+        fenced.failNextAppend = new UncheckedIOException(new IOException("EIO on div-0"));
+        answer(response(DIV0, data(6, 0, 6, records(batch(5, 5, 0)))));
+        assertThat(failures.get(DIV0)).startsWith("KAFKA_STORAGE_ERROR ");
+
+        failures.clear();
+        manager.addFetcherForPartitions(Map.of(DIV0, follow(fenced, 1, 2)));
+        scheduler.runReady();
+        fenced.failNextAppend = new IllegalStateException("a bug");
+        answer(response(DIV0, data(6, 0, 6, records(batch(5, 5, 0)))));
+        assertThat(failures.get(DIV0)).startsWith("UNKNOWN_SERVER_ERROR ").contains("a bug");
+    }
+
+    @Test
+    @DisplayName("FOL-6 FOL-7 a partition failed in an epoch and added again in the same epoch fetches again (a failed state is never kept)")
+    void fol6FailedPartitionReAddedInSameEpochFetches() {
+        FakeFollowerPartition p = followed(DIV0, 4, batch(0, 4, 0));
+        p.failNextAppend = new UncheckedIOException(new IOException("EIO on div-0"));
+        answer(response(DIV0, data(6, 0, 6, records(batch(5, 5, 0)))));
+        assertThat(state(DIV0).isFailed()).isTrue();
+        manager.addFetcherForPartitions(Map.of(DIV0, follow(p, 1, 4)));
+        scheduler.runReady();
+        assertThat(state(DIV0).isFailed()).isFalse();
+        assertThat(state(DIV0).state()).isEqualTo(FetchState.FETCHING);
+        assertThat(transport.last().request().partitions()).containsKey(DIV0);
+    }
+
+    @Test
+    @DisplayName("FOL-5 an answer without records appends nothing and re-reports no unchanged HW")
+    void fol5EmptyAnswerAppendsNothing() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 9, 0));
+        p.calls.clear();
+        answer(response(DIV0, data(10, 0, 10, records())));
+        answer(response(DIV0, data(10, 0, 10, records())));
+        assertThat(p.calls).isEmpty();
+        assertThat(hwChanges).isEmpty();
+    }
+
+    @Test
+    @DisplayName("FOL-6 OFFSET_OUT_OF_RANGE within the leader's range after the LEO moved under the fetcher: fetch again from the LEO at once")
+    void fol6OutOfRangeFetchesFromMovedLeo() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0));
+        p.truncateTo(2);
+        p.calls.clear();
+        answer(response(DIV0, error(Errors.OFFSET_OUT_OF_RANGE, 0, 20)));
+        assertThat(p.calls).isEmpty();
+        assertThat(state(DIV0).state()).isEqualTo(FetchState.FETCHING);
+        assertThat(transport.sent).hasSize(2);
+        assertThat(transport.last().request().partitions().get(DIV0).fetchOffset()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("FOL-6 OFFSET_OUT_OF_RANGE from a leader whose log is empty (LEO 0) truncates ours to 0")
+    void fol6OutOfRangeLeaderLogEmpty() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0));
+        answer(response(DIV0, error(Errors.OFFSET_OUT_OF_RANGE, 0, 0)));
+        assertThat(p.calls).containsExactly("truncateTo 0");
+        assertThat(p.logEndOffset).isZero();
+        assertThat(transport.last().request().partitions().get(DIV0).fetchOffset()).isZero();
+    }
+
+    @Test
+    @DisplayName("FOL-5 a leader HW above our LEO is applied again after every append, clamped to the new LEO")
+    void fol5HighWatermarkReappliedAfterEachAppend() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 9, 0));
+        answer(response(DIV0, data(50, 0, 50, records(batch(10, 11, 0)))));
+        assertThat(p.highWatermark).isEqualTo(12);
+        answer(response(DIV0, data(50, 0, 50, records(batch(12, 13, 0)))));
+        assertThat(p.highWatermark).isEqualTo(14);
+        assertThat(hwChanges).containsExactly(Set.of(DIV0), Set.of(DIV0));
+    }
+
+    @Test
+    @DisplayName("FOL-6 FOL-5 restarting the log at the leader's log start reports the follower's HW change")
+    void fol6OutOfRangeRestartReportsHighWatermark() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 4, 0));
+        answer(response(DIV0, error(Errors.OFFSET_OUT_OF_RANGE, 100, 120)));
+        assertThat(p.highWatermark).isEqualTo(100);
+        assertThat(hwChanges).containsExactly(Set.of(DIV0));
+    }
+
+    @Test
+    @DisplayName("FOL-6 a log start offset that cannot be read fails that partition alone, reported with its error")
+    void fol6UnreadableLogStartFailsPartition() {
+        FakeFollowerPartition[] both = followedTogether(0, batch(0, 4, 0));
+        both[0].failLogStartOffset = new UncheckedIOException(new IOException("EIO reading div-0"));
+        answer(response(Map.of(DIV0, data(5, 0, 5, records()), DIV1, data(5, 0, 5, records()))));
+        assertThat(state(DIV0).isFailed()).isTrue();
+        assertThat(failures.get(DIV0)).startsWith("KAFKA_STORAGE_ERROR ").contains("EIO reading div-0");
+        assertThat(manager.failedPartitions()).containsExactly(DIV0);
+        assertThat(transport.last().request().partitions().keySet()).containsExactly(DIV1);
+    }
+
+    @Test
+    @DisplayName("FOL-7 FOL-6 a failed truncation to the HW fails that partition, reported; it is not fetched")
+    void fol7FailedTruncationFailsPartition() {
+        FakeFollowerPartition p = new FakeFollowerPartition(DIV0).withBatches(batch(0, 9, -1)).withHighWatermark(6);
+        p.failNextTruncate = new UncheckedIOException(new IOException("EIO truncating div-0"));
+        manager.addFetcherForPartitions(Map.of(DIV0, follow(p, 1, 0)));
+        scheduler.runReady();
+        assertThat(state(DIV0).isFailed()).isTrue();
+        assertThat(failures.get(DIV0)).startsWith("KAFKA_STORAGE_ERROR ").contains("EIO truncating div-0");
+        assertThat(transport.sent).isEmpty();
+    }
+
+    @Test
+    @DisplayName("FOL-8 a follower whose epoch E ends before the leader's end for E truncates to its own end")
+    void fol8FollowerEndBelowLeaderEnd() {
+        // Follower: epoch 0 [0..4], epoch 2 [5..7], epoch 3 [8..12]; the leader says its epoch 2 ended at 10.
+        FakeFollowerPartition p = followed(DIV0, 4, batch(0, 4, 0), batch(5, 7, 2), batch(8, 12, 3));
+        answer(response(DIV0, diverging(5, new EpochEndOffset(2, 10))));
+        assertThat(p.calls).containsExactly("truncateTo 8");
+        assertThat(p.logEndOffset).isEqualTo(8);
+    }
+
+    @Test
+    @DisplayName("The MaxLag gauge (Kafka's ReplicaFetcherManager MaxLag) is the largest leader HW minus fetch position over the partitions, 0 once caught up")
+    void fol1MaxLag() {
+        followedTogether(0, batch(0, 4, 0));
+        answer(response(Map.of(DIV0, data(20, 0, 20, records(batch(5, 6, 0))), DIV1, data(9, 0, 9, records(batch(5, 5, 0))))));
+        assertThat(manager.maxLag()).isEqualTo(13);
+        assertThat(manager.fetcherFor(DIV0).orElseThrow().maxLag()).isEqualTo(13);
+        answer(response(Map.of(DIV0, data(7, 0, 7, records()), DIV1, data(6, 0, 6, records()))));
+        assertThat(manager.maxLag()).isZero();
+    }
 }

@@ -713,6 +713,16 @@ class PartitionTest {
         }
 
         @Test
+        @DisplayName("ISR-5 an OPERATION_NOT_ATTEMPTED wrapped in a CompletionException (a dependent stage) reverts too, not resubmits")
+        void isr5RevertOnWrappedException() {
+            PartitionFixture f = shrinkPending();
+            f.sender.last().future().completeExceptionally(new java.util.concurrent.CompletionException(
+                    Errors.OPERATION_NOT_ATTEMPTED.exception("queued for rep-0")));
+            assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1, 2, 3)));
+            assertThat(f.sender.count()).isEqualTo(1);
+        }
+
+        @Test
         @DisplayName("ISR-5 UNKNOWN_TOPIC_OR_PARTITION, FENCED_LEADER_EPOCH, INVALID_UPDATE_VERSION, INVALID_REQUEST, NEW_LEADER_ELECTED stay pending")
         void isr5StayPending() {
             for (Errors error : List.of(Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.FENCED_LEADER_EPOCH,
@@ -721,6 +731,7 @@ class PartitionTest {
                 IsrState pending = f.partition.isrState();
                 f.sender.last().future().complete(AlterPartitionResponse.PartitionResult.failed(error));
                 assertThat(f.partition.isrState()).isSameAs(pending);
+                assertThat(f.events).as("a failed ISR update is counted").contains("failed");
                 f.time.advance(PartitionFixture.LAG_MS * 3);
                 f.partition.maybeShrinkIsr();
                 assertThat(f.sender.count()).isEqualTo(1);
@@ -737,6 +748,7 @@ class PartitionTest {
             AlterPartitionRequest.Item first = f.sender.last().item();
             f.sender.last().future().complete(AlterPartitionResponse.PartitionResult.failed(Errors.NOT_CONTROLLER));
             assertThat(f.sender.count()).isEqualTo(2);
+            assertThat(f.events).as("a failed ISR update is counted").containsExactly("failed");
             assertThat(f.sender.last().item()).isEqualTo(first);
             assertThat(f.partition.isrState()).isInstanceOf(PendingShrinkIsr.class);
             f.sender.last().accept(1);
@@ -920,5 +932,47 @@ class PartitionTest {
         assertThatThrownBy(() -> new PartitionFixture(1).leaderOf123().partition
                 .appendRecordsToFollower(InMemoryLocalLog.recordsWithEpochs(0)))
                 .isInstanceOf(ApiException.class).hasMessageContaining("rep-0");
+    }
+
+    @Test
+    @DisplayName("PRO-3 a maximal ISR exactly at min ISR acknowledges acks=all with NONE")
+    void pro3IsrAtMinIsrAcknowledges() {
+        PartitionFixture f = new PartitionFixture(2);
+        f.partition.makeLeader(registration(1, 0, 0, List.of(1, 2, 3), List.of(1, 2)));
+        f.append(5, Acks.ALL);
+        f.followerFetch(2, 5);
+        assertThat(f.partition.highWatermark()).isEqualTo(5);
+        assertThat(f.partition.checkEnoughReplicasReachOffset(5)).isEqualTo(new AckCheck(true, Errors.NONE));
+    }
+
+    @Test
+    @DisplayName("LDR-3 only an older partition epoch is stale: an equal one is applied; makeLeader/makeFollower tell whether the leader epoch is new")
+    void ldr3EqualPartitionEpochApplied() {
+        PartitionFixture f = new PartitionFixture(1);
+        assertThat(f.partition.makeFollower(registration(2, 1, 1, List.of(1, 2, 3), List.of(1, 2, 3)))).isTrue();
+        assertThat(f.partition.makeFollower(registration(3, 2, 1, List.of(1, 2, 3), List.of(1, 2, 3)))).isTrue();
+        assertThat(f.partition.leaderId()).isEqualTo(3);
+        assertThat(f.partition.makeFollower(registration(3, 2, 2, List.of(1, 2, 3), List.of(1, 2, 3)))).isFalse();
+        assertThat(f.partition.makeFollower(registration(2, 3, 1, List.of(1, 2, 3), List.of(1, 2, 3)))).isFalse();
+        assertThat(f.partition.leaderId()).isEqualTo(3);
+        assertThat(f.partition.makeLeader(registration(1, 3, 3, List.of(1, 2, 3), List.of(1, 2, 3)))).isTrue();
+        assertThat(f.partition.makeLeader(registration(1, 3, 4, List.of(1, 2, 3), List.of(1, 2)))).isFalse();
+        assertThat(f.partition.makeLeader(registration(1, 4, 2, List.of(1, 2, 3), List.of(1, 2, 3)))).isFalse();
+        assertThat(f.partition.leaderEpoch()).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("ISR-1 broker id 0 is a valid local broker; replica.lag.time.max.ms must be positive")
+    void isr1SettingsBounds() {
+        PartitionListener none = new PartitionListener() {
+        };
+        ReplicaEligibility all = ReplicaEligibility.ALL_ELIGIBLE;
+        ManualTime time = new ManualTime(0);
+        HeldAlterPartitionSender sender = new HeldAlterPartitionSender();
+        assertThat(new PartitionSettings(0, () -> 1L, time, 1, all, sender, none).localBrokerId()).isZero();
+        assertThatThrownBy(() -> new PartitionSettings(0, () -> 1L, time, 0, all, sender, none))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replica.lag.time.max.ms");
+        assertThatThrownBy(() -> new PartitionSettings(-1, () -> 1L, time, 1, all, sender, none))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
     }
 }

@@ -151,28 +151,41 @@ public final class LeaderEpochCache {
                 return current;
             }
             List<EpochEntry> next = new ArrayList<>(current);
-            List<EpochEntry> removed = new ArrayList<>();
-            while (!next.isEmpty()) {
-                EpochEntry last = next.get(next.size() - 1);
-                if (last.epoch() < epoch && last.startOffset() < startOffset) {
-                    break;
-                }
-                removed.add(next.remove(next.size() - 1));
-            }
+            List<EpochEntry> removed = appendRemovingTail(next, entry);
             if (removed.size() > 1 || (removed.size() == 1 && removed.get(0).startOffset() != startOffset)) {
                 log.warn("New epoch entry {} for {} removed non-monotonic entries {}", entry, topicPartition, removed);
             }
-            next.add(entry);
             return next;
         });
     }
 
     /**
-     * LOG-7/LOG-8, recovery: adds, in order and in one write, every entry of {@code found} (the epoch
-     * starts seen in the batches, oldest first) whose epoch is above the latest epoch known by then,
-     * as Kafka's segment recovery assigns only epochs newer than the cache's latest. So a missing or
-     * empty checkpoint is rebuilt from the batches, and a checkpoint that lags the log catches up,
-     * while epochs already known keep their recorded start offsets.
+     * LOG-8's assign on a mutable copy: removes from the tail every entry whose epoch or start offset
+     * is at or above {@code entry}'s, then appends {@code entry}.
+     *
+     * @return the removed entries, latest first
+     */
+    private static List<EpochEntry> appendRemovingTail(List<EpochEntry> next, EpochEntry entry) {
+        List<EpochEntry> removed = new ArrayList<>();
+        while (!next.isEmpty()) {
+            EpochEntry last = next.get(next.size() - 1);
+            if (last.epoch() < entry.epoch() && last.startOffset() < entry.startOffset()) {
+                break;
+            }
+            removed.add(next.remove(next.size() - 1));
+        }
+        next.add(entry);
+        return removed;
+    }
+
+    /**
+     * LOG-7/LOG-8, recovery: assigns (as {@link #assign}), in order and in one write, every entry of
+     * {@code found} (the epoch starts seen in the batches, oldest first) whose epoch is above the
+     * latest epoch known by then, as Kafka's segment recovery assigns only epochs newer than the
+     * cache's latest. So a missing or empty checkpoint is rebuilt from the batches, and a checkpoint
+     * that lags the log catches up, while epochs already known keep their recorded start offsets; a
+     * latest entry at or above a newer epoch's start (an epoch that wrote nothing there before a
+     * crash) gives way to it.
      *
      * @return the entries added
      * @throws ApiException KAFKA_STORAGE_ERROR if the file cannot be written (nothing changes)
@@ -182,9 +195,8 @@ public final class LeaderEpochCache {
         mutate(current -> {
             List<EpochEntry> next = new ArrayList<>(current);
             for (EpochEntry entry : found) {
-                EpochEntry last = next.isEmpty() ? null : next.get(next.size() - 1);
-                if (last == null || (entry.epoch() > last.epoch() && entry.startOffset() > last.startOffset())) {
-                    next.add(entry);
+                if (next.isEmpty() || entry.epoch() > next.get(next.size() - 1).epoch()) {
+                    appendRemovingTail(next, entry);
                     added.add(entry);
                 }
             }

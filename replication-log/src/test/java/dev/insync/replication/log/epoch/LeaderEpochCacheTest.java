@@ -248,6 +248,9 @@ class LeaderEpochCacheTest {
         Files.writeString(file(), "0\n2\n0 10\n1 10\n");
         assertThatThrownBy(() -> LeaderEpochCache.load(file(), TP))
                 .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> assertThat(e.lineNumber()).isEqualTo(4));
+        Files.writeString(file(), "0\n2\n1 0\n1 10\n");
+        assertThatThrownBy(() -> LeaderEpochCache.load(file(), TP))
+                .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> assertThat(e.lineNumber()).isEqualTo(4));
     }
 
     @Test
@@ -269,6 +272,103 @@ class LeaderEpochCacheTest {
         assertThatThrownBy(() -> cache.assign(1, 10)).hasMessageContaining(LeaderEpochCache.CHECKPOINT_FILE_NAME);
         assertThat(cache.epochEntries()).isEqualTo(entries(0, 0));
         assertThat(LeaderEpochCache.load(file(), TP).epochEntries()).isEqualTo(entries(0, 0));
+    }
+
+    /** Makes every later checkpoint write fail: the temp file's name is taken by a non-empty directory. */
+    private void breakCheckpointWrites() throws IOException {
+        Files.createDirectories(dir.resolve(LeaderEpochCache.CHECKPOINT_FILE_NAME + ".tmp").resolve("blocker"));
+    }
+
+    @Test
+    @DisplayName("LOG-8 assign of the latest epoch at its own start offset writes nothing, so a broken disk does not fail it")
+    void assignSameEntryWritesNothing() throws IOException {
+        LeaderEpochCache cache = cache(0, 0, 1, 10);
+        breakCheckpointWrites();
+        cache.assign(1, 10);
+        cache.assign(1, 11);
+        assertThat(cache.epochEntries()).isEqualTo(entries(0, 0, 1, 10));
+        assertThatThrownBy(() -> cache.assign(1, 9)).hasMessageContaining(LeaderEpochCache.CHECKPOINT_FILE_NAME);
+    }
+
+    @Test
+    @DisplayName("LOG-8 truncateFromStart at the first entry's start changes and writes nothing")
+    void truncateFromStartAtFirstEntryWritesNothing() throws IOException {
+        LeaderEpochCache cache = cache(1, 10, 2, 20);
+        breakCheckpointWrites();
+        cache.truncateFromStart(10);
+        cache.truncateFromStart(3);
+        assertThat(cache.epochEntries()).isEqualTo(entries(1, 10, 2, 20));
+        assertThatThrownBy(() -> cache.truncateFromStart(11)).hasMessageContaining(LeaderEpochCache.CHECKPOINT_FILE_NAME);
+    }
+
+    @Test
+    @DisplayName("LOG-8 isEmpty is false once an entry is assigned and true again after clear")
+    void isEmptyFollowsEntries() {
+        LeaderEpochCache cache = LeaderEpochCache.inMemory(TP);
+        assertThat(cache.isEmpty()).isTrue();
+        cache.assign(0, 0);
+        assertThat(cache.isEmpty()).isFalse();
+        cache.clear();
+        assertThat(cache.isEmpty()).isTrue();
+    }
+
+    @Test
+    @DisplayName("LOG-8 a change made on one thread releases the cache for a change on another (bounded wait)")
+    void mutationLockReleasedAcrossThreads() throws Exception {
+        LeaderEpochCache cache = cache(0, 0);
+        java.util.concurrent.ExecutorService first = java.util.concurrent.Executors.newSingleThreadExecutor();
+        java.util.concurrent.ExecutorService second = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            first.submit(() -> cache.assign(1, 10)).get(10, java.util.concurrent.TimeUnit.SECONDS);
+            second.submit(() -> cache.assign(2, 20)).get(10, java.util.concurrent.TimeUnit.SECONDS);
+            first.submit(() -> cache.truncateFromEnd(20)).get(10, java.util.concurrent.TimeUnit.SECONDS);
+            second.submit(() -> cache.truncateFromStart(5)).get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            first.shutdownNow();
+            second.shutdownNow();
+        }
+        assertThat(cache.epochEntries()).isEqualTo(entries(0, 5, 1, 10));
+    }
+
+    // ---- recovery (assignNewerEpochs) ----
+
+    @Test
+    @DisplayName("LOG-7 LOG-8 recovery rebuilds an empty cache from the epoch starts found in the batches, in one write")
+    void assignNewerEpochsRebuildsEmptyCache() {
+        LeaderEpochCache cache = cache();
+        List<EpochEntry> added = cache.assignNewerEpochs(entries(0, 0, 2, 7, 5, 30));
+        assertThat(added).isEqualTo(entries(0, 0, 2, 7, 5, 30));
+        assertThat(cache.epochEntries()).isEqualTo(entries(0, 0, 2, 7, 5, 30));
+        assertThat(LeaderEpochCache.load(file(), TP).epochEntries()).isEqualTo(entries(0, 0, 2, 7, 5, 30));
+    }
+
+    @Test
+    @DisplayName("LOG-7 LOG-8 recovery catches a lagging checkpoint up; epochs already known keep their recorded start offsets")
+    void assignNewerEpochsKeepsKnownEpochs() {
+        LeaderEpochCache cache = cache(0, 0, 1, 10);
+        // The batches show epoch 1 from offset 12 (its first batches were truncated away) and epoch 3 from 40.
+        List<EpochEntry> added = cache.assignNewerEpochs(entries(0, 0, 1, 12, 3, 40));
+        assertThat(added).isEqualTo(entries(3, 40));
+        assertThat(cache.epochEntries()).isEqualTo(entries(0, 0, 1, 10, 3, 40));
+        assertThat(LeaderEpochCache.load(file(), TP).epochEntries()).isEqualTo(entries(0, 0, 1, 10, 3, 40));
+    }
+
+    @Test
+    @DisplayName("LOG-7 LOG-8 recovery: a latest entry at or above a newer epoch's start (it wrote nothing there) gives way to it")
+    void assignNewerEpochsReplacesEmptyLatestEpoch() {
+        LeaderEpochCache cache = cache(0, 0, 1, 50);
+        assertThat(cache.assignNewerEpochs(entries(2, 50))).isEqualTo(entries(2, 50));
+        assertThat(cache.epochEntries()).isEqualTo(entries(0, 0, 2, 50));
+    }
+
+    @Test
+    @DisplayName("LOG-7 recovery that finds no newer epoch changes and writes nothing")
+    void assignNewerEpochsNothingNewWritesNothing() throws IOException {
+        LeaderEpochCache cache = cache(0, 0, 4, 10);
+        breakCheckpointWrites();
+        assertThat(cache.assignNewerEpochs(entries(0, 0, 4, 11))).isEmpty();
+        assertThat(cache.assignNewerEpochs(List.of())).isEmpty();
+        assertThat(cache.epochEntries()).isEqualTo(entries(0, 0, 4, 10));
     }
 
     @Test
