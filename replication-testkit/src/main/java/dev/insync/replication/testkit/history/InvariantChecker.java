@@ -362,13 +362,19 @@ public final class InvariantChecker {
             Map<String, Long> leaderHw = new HashMap<>();
             Map<String, Integer> leaderOfEpoch = new HashMap<>();
             Map<String, Map<Integer, Integer>> incarnationsAtEpochStart = new HashMap<>();
-            Map<Integer, Integer> uncleanEpochSoFar = new HashMap<>();
+            // Per partition, by time: the leader epoch of the latest unclean election recorded at or
+            // before that time. Looked up by an instant's time, not by position in the file: the
+            // recorder writes an instant's broker samples before the controller lines of the same
+            // instant, and a follower's sample may already show the epoch that election began.
+            Map<Integer, TreeMap<Long, Integer>> uncleanEpochs = new HashMap<>();
+            for (HistoryEvent e : events) {
+                if (e instanceof ControllerState c && c.unclean()) {
+                    uncleanEpochs.computeIfAbsent(c.partition(), k -> new TreeMap<>()).merge(c.t(), c.leaderEpoch(), Math::max);
+                }
+            }
             int i = 0;
             while (i < events.size()) {
                 HistoryEvent e = events.get(i);
-                if (e instanceof ControllerState c && c.unclean()) {
-                    uncleanEpochSoFar.put(c.partition(), c.leaderEpoch());
-                }
                 if (!(e instanceof Sample first)) {
                     i++;
                     continue;
@@ -380,7 +386,7 @@ public final class InvariantChecker {
                     current.put(key(s.partition(), s.broker()), s);
                     j++;
                 }
-                checkIsrHoldsHighWatermark(first.t(), current, incarnationsAtEpochStart, uncleanEpochSoFar);
+                checkIsrHoldsHighWatermark(first.t(), current, incarnationsAtEpochStart, uncleanEpochs);
                 i = j;
             }
         }
@@ -431,12 +437,14 @@ public final class InvariantChecker {
          */
         private void checkIsrHoldsHighWatermark(long t, Map<Long, Sample> current,
                                                 Map<String, Map<Integer, Integer>> atEpochStart,
-                                                Map<Integer, Integer> uncleanEpochSoFar) {
+                                                Map<Integer, TreeMap<Long, Integer>> uncleanEpochs) {
             for (Sample leader : current.values()) {
                 if (!leader.up() || !leader.leader()) {
                     continue;
                 }
-                Integer uncleanEpoch = uncleanEpochSoFar.get(leader.partition());
+                TreeMap<Long, Integer> unclean = uncleanEpochs.get(leader.partition());
+                Integer uncleanEpoch = unclean == null ? null
+                        : unclean.headMap(t, true).values().stream().max(Integer::compare).orElse(null);
                 if (uncleanEpoch != null && leader.leaderEpoch() < uncleanEpoch) {
                     continue;
                 }

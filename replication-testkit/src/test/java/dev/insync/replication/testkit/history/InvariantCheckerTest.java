@@ -226,6 +226,25 @@ class InvariantCheckerTest {
     }
 
     @Test
+    @DisplayName("INV-7 a deposed leader's stale view is not judged from the instant of the unclean election that replaced it, "
+            + "though the recorder writes that instant's controller line after its samples")
+    void inv7UncleanElectionAtTheSameInstant() {
+        History h = healthy();
+        // Leader 1 of epoch 0 is paused with its old view; broker 2 already follows epoch 1, truncated
+        // below leader 1's HW by the unclean election of broker 3, written after the samples.
+        h.add(sample(100, 1, true, 0, List.of(1, 2), 5, 6, List.of()));
+        h.add(sample(100, 2, false, 1, List.of(), 3, 3, List.of()));
+        h.add(new ControllerState(100, 0, 3, 1, 2, List.of(3), List.of(), List.of(), true, true));
+        finals(h, log("v1", "v2"), log("v1", "v2"), log("v1", "v2"));
+        assertThat(invariants(h)).doesNotContain("INV-7");
+
+        // The same instant without the election: leader 1's view is judged.
+        History clean = new History();
+        h.events().stream().filter(e -> !(e instanceof ControllerState c && c.unclean())).forEach(clean::add);
+        assertThat(invariants(clean)).contains("INV-7");
+    }
+
+    @Test
     @DisplayName("INV-7 a member's latest sample counts at later instants: samples are written only when state changes")
     void inv7LatestSampleCounts() {
         History h = healthy();
