@@ -128,6 +128,46 @@ public final class ManualScheduler implements Scheduler {
         }
     }
 
+    /** Timers (serial executors' tasks included) due now: not cancelled, at or before the current time. */
+    public synchronized int dueCount() {
+        return (int) queue.stream().filter(e -> !e.cancelled && e.atMs <= nowMs).count();
+    }
+
+    /** Waits until at least {@code count} timers are due now; fails after {@code timeoutMs} of real time. */
+    public synchronized void awaitDue(int count, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (dueCount() < count) {
+            long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
+            if (leftMs <= 0) {
+                throw new AssertionError("Only " + dueCount() + " timers due after " + timeoutMs + " ms, wanted " + count);
+            }
+            wait(leftMs);
+        }
+    }
+
+    /**
+     * Fires only the earliest timer due now (without moving time), so a test can step a serial
+     * executor one task at a time.
+     *
+     * @return whether there was one
+     */
+    public boolean runOneDue() {
+        Runnable fire = null;
+        synchronized (this) {
+            while (fire == null && queue.peek() != null && queue.peek().atMs <= nowMs) {
+                Event e = queue.poll();
+                if (!e.cancelled) {
+                    fire = e.fire;
+                }
+            }
+        }
+        if (fire == null) {
+            return false;
+        }
+        fire.run();
+        return true;
+    }
+
     /** Moves time forward by {@code ms}, firing every timer on the way at its own time. */
     public void advance(long ms) {
         long target;

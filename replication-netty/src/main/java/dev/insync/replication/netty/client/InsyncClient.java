@@ -50,23 +50,28 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Queue;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -93,6 +98,20 @@ import java.util.function.Function;
  * <p>Threads: one serial sender thread owns the batches, the metadata and the connections' in-flight
  * counts; callers' threads only hand it work. Every method may be called from any thread and never
  * blocks, except {@link #close()} (bounded).
+ *
+ * <p>How sends reach the sender: {@link #send} puts the record on a lock-free queue of new records
+ * and hands the sender a task only if none is pending already; that one task appends every record
+ * queued by then and sends what is ready. So however many sends wait, the sender's queue holds at
+ * most one task for them, and a produce answer, which is handled by a task of its own, waits behind
+ * at most that one task, not behind one task per record. (Appending under a lock from the callers'
+ * threads would do as well, but would make the batches shared state; this keeps them the sender's
+ * alone.) The sender's own work per wake-up is proportional to the partitions, not to the waiting
+ * batches: the next linger or delivery deadline comes from each partition's oldest batch
+ * ({@code RecordAccumulator}), and batches in flight are kept in creation order.
+ *
+ * <p>{@link #close(java.time.Duration)} keeps to its bound: it waits for outcomes at most the given
+ * time and for the sender to fail what is left at most {@link #CLOSE_GRACE_MS} more, and once closed
+ * the client schedules no timer.
  */
 public final class InsyncClient implements AutoCloseable {
 
@@ -102,6 +121,12 @@ public final class InsyncClient implements AutoCloseable {
     static final long CLIENT_DEADLINE_SLACK_MS = 1_000L;
     /** Bound of {@link #close()}'s wait for records still in flight. */
     public static final long CLOSE_TIMEOUT_MS = 30_000L;
+    /** How long {@link #close(java.time.Duration)} waits, after its timeout, for the sender to fail what is left and stop. */
+    public static final long CLOSE_GRACE_MS = 1_000L;
+
+    /** A record handed over by {@link #send}, not yet in the accumulator. */
+    private record NewRecord(TopicPartition tp, PendingRecord record) {
+    }
 
     private final ClientConfig config;
     private final Scheduler scheduler;
@@ -111,6 +136,12 @@ public final class InsyncClient implements AutoCloseable {
 
     // Read by connections' address lookups on event loops.
     private final Map<Integer, InetSocketAddress> brokerAddresses = new ConcurrentHashMap<>();
+    // Filled by callers' threads, emptied by the sender (see the class comment).
+    private final Queue<NewRecord> newRecords = new ConcurrentLinkedQueue<>();
+    /** A task that appends {@link #newRecords} is queued on the sender and has not started yet. */
+    private final AtomicBoolean appendPending = new AtomicBoolean();
+    /** Records without an outcome yet: added by {@link #send}, removed by whichever thread completes them. */
+    private final Set<CompletableFuture<RecordMetadata>> unfinished = ConcurrentHashMap.newKeySet();
 
     // Owned by the sender.
     private final RecordAccumulator accumulator;
@@ -120,8 +151,9 @@ public final class InsyncClient implements AutoCloseable {
     private final Map<Integer, ClientConnection> brokerConnections = new HashMap<>();
     private final List<ClientConnection> bootstrapConnections = new ArrayList<>();
     private final Map<Integer, Integer> inFlightByBroker = new HashMap<>();
-    private final Set<CompletableFuture<RecordMetadata>> unfinished = new HashSet<>();
-    private final Set<Batch> inFlightBatches = new HashSet<>();
+    /** In creation order, so the first one is the first to reach delivery.timeout.ms. */
+    private final NavigableSet<Batch> inFlightBatches = new TreeSet<>(
+            Comparator.comparingLong((Batch b) -> b.createdMs).thenComparingLong(b -> b.sequence));
     private final List<CompletableFuture<Void>> metadataWaiters = new ArrayList<>();
     private final ControllerAdmin admin;
     private int metadataNode;
@@ -215,22 +247,48 @@ public final class InsyncClient implements AutoCloseable {
         CompletableFuture<RecordMetadata> future = new CompletableFuture<>();
         PendingRecord record = new PendingRecord(scheduler.time().milliseconds(), key == null ? null : key.clone(),
                 value == null ? null : value.clone(), List.copyOf(headers), future);
-        onSender(() -> {
-            if (closed) {
-                future.completeExceptionally(new ProduceFailedException(tp, Errors.NETWORK_EXCEPTION, Written.NO,
-                        "the client is closed"));
-                return;
-            }
-            unfinished.add(future);
-            future.whenComplete((r, e) -> onSender(() -> unfinished.remove(future), () -> { }));
-            accumulator.append(tp, record, now());
-            if (!partitions.containsKey(tp)) {
-                wantTopic(tp.topic());
-            }
-            runSender();
-        }, () -> future.completeExceptionally(new ProduceFailedException(tp, Errors.NETWORK_EXCEPTION, Written.NO,
-                "the client is closed")));
+        unfinished.add(future);
+        future.whenComplete((r, e) -> unfinished.remove(future));
+        newRecords.add(new NewRecord(tp, record));
+        // Added before this check, so a pending task, which clears the flag before it takes the queue, sees it.
+        if (appendPending.compareAndSet(false, true)) {
+            onSender(this::appendNewRecordsAndSend, this::failNewRecords);
+        }
         return future;
+    }
+
+    private void appendNewRecordsAndSend() {
+        appendPending.set(false);
+        appendNewRecords();
+        runSender();
+    }
+
+    /** Moves every record {@link #send} queued into its batch (on the sender). */
+    private void appendNewRecords() {
+        for (NewRecord n; (n = newRecords.poll()) != null; ) {
+            if (closed) {
+                failClosed(n);
+                continue;
+            }
+            // The batch's age (linger.ms, delivery.timeout.ms) counts from the send, not from the hand-over.
+            accumulator.append(n.tp(), n.record(), n.record().timestampMs());
+            if (!partitions.containsKey(n.tp())) {
+                wantTopic(n.tp().topic());
+            }
+        }
+    }
+
+    /** The sender no longer takes tasks: every record still queued fails as not written. */
+    private void failNewRecords() {
+        appendPending.set(false);
+        for (NewRecord n; (n = newRecords.poll()) != null; ) {
+            failClosed(n);
+        }
+    }
+
+    private static void failClosed(NewRecord n) {
+        n.record().future().completeExceptionally(new ProduceFailedException(n.tp(), Errors.NETWORK_EXCEPTION,
+                Written.NO, "the client is closed"));
     }
 
     /**
@@ -241,6 +299,7 @@ public final class InsyncClient implements AutoCloseable {
         CompletableFuture<Void> done = new CompletableFuture<>();
         onSender(() -> {
             List<CompletableFuture<RecordMetadata>> pending = new ArrayList<>(unfinished);
+            appendNewRecords(); // every record sent before this call is in a batch, and made ready now
             accumulator.beginFlush();
             runSender();
             CompletableFuture.allOf(pending.stream().map(f -> f.handle((r, e) -> null)).toArray(CompletableFuture[]::new))
@@ -260,15 +319,12 @@ public final class InsyncClient implements AutoCloseable {
                     + config.deliveryTimeoutMs() + " ms) after " + b.attempts + " attempts");
         }
         long cutOffMs = now - config.deliveryTimeoutMs();
-        for (java.util.Iterator<Batch> it = inFlightBatches.iterator(); it.hasNext(); ) {
-            Batch b = it.next();
-            if (b.createdMs <= cutOffMs) {
-                // PRO-5: the outcome comes within delivery.timeout.ms even if the answer does not.
-                it.remove();
-                b.done = true;
-                failBatch(b, Errors.REQUEST_TIMED_OUT, Written.UNKNOWN, "in flight at delivery.timeout.ms ("
-                        + config.deliveryTimeoutMs() + " ms)");
-            }
+        while (!inFlightBatches.isEmpty() && inFlightBatches.first().createdMs <= cutOffMs) {
+            // PRO-5: the outcome comes within delivery.timeout.ms even if the answer does not.
+            Batch b = inFlightBatches.pollFirst();
+            b.done = true;
+            failBatch(b, Errors.REQUEST_TIMED_OUT, Written.UNKNOWN, "in flight at delivery.timeout.ms ("
+                    + config.deliveryTimeoutMs() + " ms)");
         }
         for (TopicPartition tp : accumulator.readyPartitions(now)) {
             int leader = leaderOf(tp);
@@ -306,8 +362,8 @@ public final class InsyncClient implements AutoCloseable {
             byLeader.forEach(this::sendProduce);
         }
         long next = accumulator.nextDeadlineMs(now, config.deliveryTimeoutMs());
-        for (Batch b : inFlightBatches) {
-            next = Math.min(next, b.createdMs + config.deliveryTimeoutMs());
+        if (!inFlightBatches.isEmpty()) {
+            next = Math.min(next, inFlightBatches.first().createdMs + config.deliveryTimeoutMs());
         }
         scheduleWake(next);
     }
@@ -320,11 +376,28 @@ public final class InsyncClient implements AutoCloseable {
             wakeTimer.cancel();
         }
         wakeAtMs = atMs;
-        wakeTimer = scheduler.schedule(sender, () -> {
+        wakeTimer = scheduleOnSender(() -> {
             wakeAtMs = Long.MAX_VALUE;
             wakeTimer = null;
             runSender();
         }, Math.max(0, atMs - now()));
+        if (wakeTimer == null) {
+            wakeAtMs = Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * A timer on the sender, or {@code null} when the scheduler is closed already: only while the
+     * client closes (a caller's scheduler closed before the client, or the sender still busy when
+     * close gave up waiting), and then nothing needs waking.
+     */
+    private Scheduler.Cancellable scheduleOnSender(Runnable task, long delayMs) {
+        try {
+            return scheduler.schedule(sender, task, delayMs);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("Not scheduling a sender timer: the scheduler is closed");
+            return null;
+        }
     }
 
     private void sendProduce(int leader, List<Batch> batches) {
@@ -432,7 +505,7 @@ public final class InsyncClient implements AutoCloseable {
         long waitMs = lastMetadataMs + config.retryBackoffMs() - now();
         if (waitMs > 0) {
             if (metadataTimer == null) {
-                metadataTimer = scheduler.schedule(sender, () -> {
+                metadataTimer = scheduleOnSender(() -> {
                     metadataTimer = null;
                     requestMetadata();
                 }, waitMs);
@@ -744,8 +817,10 @@ public final class InsyncClient implements AutoCloseable {
      * (Kafka's {@code close(Duration)}); {@code Duration.ZERO} fails everything not yet answered at once.
      */
     public void close(java.time.Duration timeout) {
+        // The waits below are real waits of the calling thread, so their bound is real time.
+        long deadlineNs = System.nanoTime() + Math.max(0, timeout.toNanos());
         try {
-            flush().get(Math.max(0, timeout.toMillis()), TimeUnit.MILLISECONDS);
+            flush().get(remainingMs(deadlineNs), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
@@ -754,6 +829,7 @@ public final class InsyncClient implements AutoCloseable {
         CompletableFuture<Void> stopped = new CompletableFuture<>();
         onSender(() -> {
             closed = true;
+            appendNewRecords(); // fails them: closed
             for (Batch b : accumulator.drainAll()) {
                 failBatch(b, Errors.NETWORK_EXCEPTION, Written.NO, "the client closed before sending it");
             }
@@ -764,9 +840,13 @@ public final class InsyncClient implements AutoCloseable {
                 metadataTimer.cancel();
             }
             stopped.complete(null);
-        }, () -> stopped.complete(null));
+        }, () -> {
+            failNewRecords();
+            stopped.complete(null);
+        });
         try {
-            stopped.get(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            // The sender's queue is short (one task for all new records, one per answer), so this is quick.
+            stopped.get(remainingMs(deadlineNs) + CLOSE_GRACE_MS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
@@ -777,6 +857,10 @@ public final class InsyncClient implements AutoCloseable {
         if (ownsScheduler && scheduler instanceof ThreadScheduler t) {
             t.close();
         }
+    }
+
+    private static long remainingMs(long deadlineNs) {
+        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime()));
     }
 
     /** For tests: the broker ids this client has seen in Metadata and the leaders it routes by. */

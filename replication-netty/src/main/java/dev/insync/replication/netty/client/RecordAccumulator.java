@@ -38,6 +38,13 @@ import java.util.function.Predicate;
  * ({@code batch.size} bytes, or a newer batch exists behind it), when its first record has waited
  * {@code linger.ms}, or when a flush asks for everything. A batch given back for a retry goes to the
  * front of its partition, ready after its backoff. Not thread-safe: the client's sender owns it.
+ *
+ * <p>Cost: a partition's queue is always in creation order (creation times never decrease, and a
+ * retried batch goes back to its place by creation sequence), so its head is both the batch that may
+ * be sent next and the one whose {@code delivery.timeout.ms} ends first. {@link #nextDeadlineMs} and
+ * {@link #expire} therefore look at one batch per partition (plus those they expire), never at every
+ * waiting batch: with a full 32 MiB buffer that is thousands of batches, and the sender asks after
+ * every append.
  */
 final class RecordAccumulator {
 
@@ -95,6 +102,10 @@ final class RecordAccumulator {
     private boolean flushing;
     private int batchCount;
     private long nextSequence;
+    /** The newest batch's creation time: creation times never decrease, so each queue stays in deadline order. */
+    private long lastCreatedMs = Long.MIN_VALUE;
+    /** Batches looked at by {@link #nextDeadlineMs} and {@link #expire} since creation (tests check there is no full scan). */
+    private long batchesExamined;
 
     RecordAccumulator(int batchSizeBytes, long lingerMs) {
         this.batchSizeBytes = batchSizeBytes;
@@ -112,14 +123,16 @@ final class RecordAccumulator {
 
     /**
      * Adds a record to its partition's last batch if it fits in {@code batch.size} (or that batch is
-     * empty), else to a new batch.
+     * empty), else to a new batch created at {@code nowMs} (or at the previous batch's creation time
+     * if the clock went back, so that every queue stays in deadline order).
      */
     void append(TopicPartition tp, PendingRecord record, long nowMs) {
         ArrayDeque<Batch> queue = partitions.computeIfAbsent(tp, k -> new ArrayDeque<>());
         int bytes = estimateBytes(record.key(), record.value(), record.headers());
         Batch last = queue.peekLast();
         if (last == null || last.attempts > 0 || (last.estimatedBytes + bytes > batchSizeBytes && !last.records.isEmpty())) {
-            last = new Batch(tp, nowMs, nextSequence++);
+            lastCreatedMs = Math.max(lastCreatedMs, nowMs);
+            last = new Batch(tp, lastCreatedMs, nextSequence++);
             queue.addLast(last);
             batchCount++;
         }
@@ -174,6 +187,13 @@ final class RecordAccumulator {
     void reenqueue(Batch batch, long retryAtMs) {
         batch.retryAtMs = retryAtMs;
         ArrayDeque<Batch> queue = partitions.computeIfAbsent(batch.topicPartition, k -> new ArrayDeque<>());
+        batchCount++;
+        Batch head = queue.peekFirst();
+        if (head == null || head.sequence > batch.sequence) {
+            // The usual case: the batch left from the front, so it is older than everything still waiting.
+            queue.addFirst(batch);
+            return;
+        }
         // Back in creation order: two batches of a partition failing in flight keep their order.
         List<Batch> rest = new ArrayList<>(queue);
         queue.clear();
@@ -188,25 +208,30 @@ final class RecordAccumulator {
         if (!placed) {
             queue.addLast(batch);
         }
-        batchCount++;
     }
 
-    /** Removes and returns every waiting batch created at or before {@code createdAtOrBeforeMs} (delivery.timeout.ms). */
+    /**
+     * Removes and returns every waiting batch created at or before {@code createdAtOrBeforeMs}
+     * (delivery.timeout.ms). Each queue is in creation order, so it stops at the first younger batch.
+     */
     List<Batch> expire(long createdAtOrBeforeMs) {
         List<Batch> out = new ArrayList<>();
         for (Iterator<ArrayDeque<Batch>> it = partitions.values().iterator(); it.hasNext(); ) {
             ArrayDeque<Batch> queue = it.next();
-            for (Iterator<Batch> bi = queue.iterator(); bi.hasNext(); ) {
-                Batch b = bi.next();
-                if (b.createdMs <= createdAtOrBeforeMs) {
-                    out.add(b);
-                    bi.remove();
-                    batchCount--;
+            while (!queue.isEmpty()) {
+                batchesExamined++;
+                if (queue.peekFirst().createdMs > createdAtOrBeforeMs) {
+                    break;
                 }
+                out.add(queue.pollFirst());
+                batchCount--;
             }
             if (queue.isEmpty()) {
                 it.remove();
             }
+        }
+        if (batchCount == 0) {
+            flushing = false;
         }
         return out;
     }
@@ -227,19 +252,28 @@ final class RecordAccumulator {
      * The earliest time after {@code nowMs} at which a waiting batch becomes ready (linger, retry
      * backoff) or reaches its delivery timeout, or {@link Long#MAX_VALUE}. Batches ready already are
      * not counted: they wait for a leader or for room in flight, and those events wake the sender.
+     * Only each partition's head is looked at: it is the only one that can become ready by time, and
+     * the oldest, so the first to reach the delivery timeout.
      */
     long nextDeadlineMs(long nowMs, long deliveryTimeoutMs) {
         long next = Long.MAX_VALUE;
         for (ArrayDeque<Batch> q : partitions.values()) {
             Batch head = q.peekFirst();
-            if (head != null && !ready(head, q.size(), nowMs)) {
+            if (head == null) {
+                continue;
+            }
+            batchesExamined++;
+            if (!ready(head, q.size(), nowMs)) {
                 next = Math.min(next, head.attempts > 0 ? head.retryAtMs : head.createdMs + lingerMs);
             }
-            for (Batch b : q) {
-                next = Math.min(next, b.createdMs + deliveryTimeoutMs);
-            }
+            next = Math.min(next, head.createdMs + deliveryTimeoutMs);
         }
         return next;
+    }
+
+    /** Batches looked at by {@link #nextDeadlineMs} and {@link #expire} so far (for tests: one per partition, not all). */
+    long batchesExamined() {
+        return batchesExamined;
     }
 
     /** Batches waiting (not in flight). */

@@ -137,4 +137,89 @@ class RecordAccumulatorTest {
         assertThat(acc.expire(0)).hasSize(1);
         assertThat(acc.batchCount()).isEqualTo(1);
     }
+
+    @Test
+    @DisplayName("a batch retried after an older retried batch goes between it and the newer batches still waiting")
+    void retryBehindAnOlderRetry() {
+        RecordAccumulator acc = new RecordAccumulator(10, 0);
+        for (int i = 0; i < 3; i++) {
+            acc.append(A, record(1), 0);
+        }
+        Batch first = acc.drainReady(0, tp -> true).get(0);
+        Batch second = acc.drainReady(0, tp -> true).get(0);
+        first.attempts++;
+        second.attempts++;
+        acc.reenqueue(first, 100);
+        acc.reenqueue(second, 100);
+        List<Batch> order = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            order.addAll(acc.drainReady(100, tp -> true));
+        }
+        assertThat(order).extracting(b -> b.sequence).containsExactly(0L, 1L, 2L);
+    }
+
+    private static final int PARTITIONS = 50;
+    private static final int BATCHES_PER_PARTITION = 40;
+
+    /** {@link #PARTITIONS} partitions of {@link #BATCHES_PER_PARTITION} one-record batches; batch i of every partition created at 1_000 + i. */
+    private static RecordAccumulator manyWaitingBatches() {
+        RecordAccumulator acc = new RecordAccumulator(10, 60_000);
+        for (int i = 0; i < BATCHES_PER_PARTITION; i++) {
+            for (int p = 0; p < PARTITIONS; p++) {
+                acc.append(new TopicPartition("many", p), record(1), 1_000 + i);
+            }
+        }
+        assertThat(acc.batchCount()).isEqualTo(PARTITIONS * BATCHES_PER_PARTITION);
+        return acc;
+    }
+
+    @Test
+    @DisplayName("PRO-5 with many partitions and many waiting batches the next deadline is the earliest delivery timeout, found from one batch per partition, not by a scan of all")
+    void nextDeadlineLooksAtOneBatchPerPartition() {
+        RecordAccumulator acc = manyWaitingBatches();
+        long before = acc.batchesExamined();
+        // Every head has batches behind it, so it is ready; what is left is the oldest one's delivery timeout.
+        assertThat(acc.nextDeadlineMs(1_500, 120_000)).isEqualTo(1_000 + 120_000);
+        assertThat(acc.batchesExamined() - before).isEqualTo(PARTITIONS);
+    }
+
+    @Test
+    @DisplayName("PRO-5 delivery.timeout.ms with many waiting batches: expiry looks at the expired batches and one more per partition, and what stays keeps its order")
+    void expireStopsAtTheFirstYoungerBatch() {
+        RecordAccumulator acc = manyWaitingBatches();
+        long before = acc.batchesExamined();
+        List<Batch> expired = acc.expire(1_009); // batches 0..9 of every partition
+        assertThat(expired).hasSize(PARTITIONS * 10).allMatch(b -> b.createdMs <= 1_009);
+        assertThat(acc.batchesExamined() - before).isEqualTo(PARTITIONS * 11L);
+        assertThat(acc.nextDeadlineMs(1_500, 120_000)).isEqualTo(1_010 + 120_000);
+    }
+
+    @Test
+    @DisplayName("many partitions x many waiting batches all drain, each partition's batches in creation order, every record once")
+    void manyPartitionsDrainInOrder() {
+        RecordAccumulator acc = manyWaitingBatches();
+        java.util.Map<TopicPartition, List<Long>> created = new java.util.HashMap<>();
+        int records = 0;
+        for (int round = 0; round < BATCHES_PER_PARTITION + 1 && !acc.isEmpty(); round++) {
+            for (Batch b : acc.drainReady(61_100, tp -> true)) {
+                created.computeIfAbsent(b.topicPartition, k -> new java.util.ArrayList<>()).add(b.createdMs);
+                records += b.recordCount();
+            }
+        }
+        assertThat(acc.isEmpty()).isTrue();
+        assertThat(records).isEqualTo(PARTITIONS * BATCHES_PER_PARTITION);
+        assertThat(created).hasSize(PARTITIONS);
+        created.values().forEach(times -> assertThat(times).hasSize(BATCHES_PER_PARTITION).isSorted());
+    }
+
+    @Test
+    @DisplayName("PRO-5 a clock that steps back does not reorder a partition: the new batch counts from the previous batch's creation, so its head is still the first to time out")
+    void clockSteppingBack() {
+        RecordAccumulator acc = new RecordAccumulator(10, 60_000);
+        acc.append(A, record(1), 5_000);
+        acc.append(A, record(1), 1_000); // the wall clock went back
+        List<Batch> expired = acc.expire(5_000);
+        assertThat(expired).hasSize(2).allMatch(b -> b.createdMs == 5_000);
+        assertThat(acc.isEmpty()).isTrue();
+    }
 }

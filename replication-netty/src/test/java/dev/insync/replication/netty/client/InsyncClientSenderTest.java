@@ -1,0 +1,280 @@
+/*
+ * Copyright 2026 The Insync developers
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.insync.replication.netty.client;
+
+import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.core.produce.ProduceResult;
+import dev.insync.replication.core.time.Scheduler;
+import dev.insync.replication.core.time.ThreadScheduler;
+import dev.insync.replication.core.time.Time;
+import dev.insync.replication.log.Errors;
+import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.record.MemoryRecords;
+import dev.insync.replication.log.record.RecordBatch;
+import dev.insync.replication.netty.ManualScheduler;
+import dev.insync.replication.netty.RecordingReplicaService;
+import dev.insync.replication.netty.RecordingReplicaService.ProduceCall;
+import dev.insync.replication.netty.client.ProduceFailedException.Written;
+import dev.insync.replication.netty.config.NetworkConfig;
+import dev.insync.replication.netty.protocol.BrokerEndpoint;
+import dev.insync.replication.netty.server.MetadataView;
+import dev.insync.replication.netty.server.NettyServer;
+import dev.insync.replication.netty.server.ReplicaApiHandlers;
+import dev.insync.replication.netty.server.ServedApis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sender under load, against one real server on loopback whose produces the test answers by
+ * hand: sends do not queue one sender task each (so an answer is handled at once however many sends
+ * wait), every record of many partitions completes in order, and close keeps to its bound with a
+ * backlog. The first two run the client on manual time, one sender task at a time.
+ */
+class InsyncClientSenderTest {
+
+    private static final long WAIT_MS = 20_000;
+    private static final String TOPIC = "t";
+    private static final int PARTITIONS = 12;
+
+    private final ThreadScheduler serverScheduler = new ThreadScheduler();
+    private final RecordingReplicaService service = new RecordingReplicaService();
+    private final NettyServer server;
+    private final InetSocketAddress address;
+    private InsyncClient client;
+    private ManualScheduler manual;
+
+    InsyncClientSenderTest() {
+        List<PartitionRegistration> partitions = IntStream.range(0, PARTITIONS)
+                .mapToObj(p -> PartitionRegistration.builder(tp(p)).replicas(1).isr(1).leader(1).build()).toList();
+        MetadataView[] view = new MetadataView[1];
+        server = NettyServer.builder().name("scripted").bindAddress(new InetSocketAddress("127.0.0.1", 0))
+                .config(NetworkConfig.builder().numNetworkThreads(1).numIoThreads(2).build()).scheduler(serverScheduler)
+                .apis(ReplicaApiHandlers.register(ServedApis.builder(), service, new MetadataView() {
+                    @Override
+                    public List<BrokerEndpoint> brokers() {
+                        return view[0].brokers();
+                    }
+
+                    @Override
+                    public int controllerId() {
+                        return -1;
+                    }
+
+                    @Override
+                    public java.util.Collection<String> topicNames() {
+                        return view[0].topicNames();
+                    }
+
+                    @Override
+                    public List<PartitionRegistration> partitions(String topic) {
+                        return view[0].partitions(topic);
+                    }
+                }).build())
+                .build();
+        address = server.start();
+        view[0] = MetadataView.of(List.of(new BrokerEndpoint(1, "127.0.0.1", address.getPort())), -1, partitions);
+    }
+
+    private static TopicPartition tp(int p) {
+        return new TopicPartition(TOPIC, p);
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (client != null && manual != null) {
+            // On manual time the sender runs only when the test runs its tasks: close from another thread.
+            Thread closer = new Thread(() -> client.close(Duration.ZERO), "closer");
+            closer.start();
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+            while (closer.isAlive() && System.nanoTime() < deadline) {
+                manual.runOneDue();
+                closer.join(1);
+            }
+        } else if (client != null) {
+            client.close();
+        }
+        server.close();
+        serverScheduler.close();
+    }
+
+    private Map<String, Object> props(Map<String, Object> extra) {
+        Map<String, Object> props = new HashMap<>(Map.of("bootstrap.servers", "127.0.0.1:" + address.getPort(),
+                "linger.ms", 0, "max.in.flight.requests.per.connection", 1));
+        props.putAll(extra);
+        return props;
+    }
+
+    private ProduceCall produceCall(int index) throws InterruptedException {
+        return (ProduceCall) service.awaitCalls(index + 1, WAIT_MS).get(index);
+    }
+
+    /** Runs the client's due sender tasks once at least one is due (bounded wait). */
+    private void runDueTasks() throws InterruptedException {
+        manual.awaitDue(1, WAIT_MS);
+        while (manual.runOneDue()) {
+            // one task after the other, until none is due
+        }
+    }
+
+    /** Answers every partition of {@code call} with the next offsets of that partition. */
+    private static void answerInOrder(ProduceCall call, Map<TopicPartition, Long> nextOffsets) {
+        Map<TopicPartition, ProduceResult> answer = new LinkedHashMap<>();
+        call.entries().forEach((tp, records) -> {
+            List<RecordBatch> batches = records.batches();
+            assertThat(batches).as("one batch per partition per request").hasSize(1);
+            long base = nextOffsets.getOrDefault(tp, 0L);
+            nextOffsets.put(tp, base + batches.get(0).lastOffsetDelta() + 1);
+            answer.put(tp, new ProduceResult(Errors.NONE, base, -1L, 0));
+        });
+        call.answer().complete(answer);
+    }
+
+    @Test
+    @DisplayName("PRO-5 with thousands of sends waiting, they take one sender task and a produce answer the next, so its record completes after two tasks; then every record of 12 partitions completes, in send order per partition")
+    void answersDoNotWaitBehindSends() throws Exception {
+        manual = new ManualScheduler(1_000_000L);
+        client = InsyncClient.builder(props(Map.of())).scheduler(manual).build();
+        Map<TopicPartition, Long> nextOffsets = new HashMap<>();
+
+        CompletableFuture<RecordMetadata> first = client.send(tp(0), null, new byte[100]);
+        manual.awaitDue(1, WAIT_MS);
+        assertThat(manual.runOneDue()).as("the append, which asks for metadata").isTrue();
+        manual.awaitDue(1, WAIT_MS);
+        assertThat(manual.runOneDue()).as("the metadata answer: the record goes out, alone in flight").isTrue();
+        ProduceCall firstCall = produceCall(0);
+
+        int sends = 6_000;
+        List<CompletableFuture<RecordMetadata>> futures = new ArrayList<>();
+        List<TopicPartition> partitionOf = new ArrayList<>();
+        for (int i = 0; i < sends; i++) {
+            partitionOf.add(tp(i % PARTITIONS));
+            futures.add(client.send(partitionOf.get(i), null, new byte[100]));
+        }
+        assertThat(manual.dueCount()).as("one sender task for all %d sends", sends).isEqualTo(1);
+
+        answerInOrder(firstCall, nextOffsets);
+        manual.awaitDue(2, WAIT_MS);
+        assertThat(manual.dueCount()).as("the sends' task and the answer's").isEqualTo(2);
+        assertThat(manual.runOneDue()).isTrue();
+        assertThat(manual.runOneDue()).isTrue();
+        assertThat(first).isCompletedWithValue(new RecordMetadata(tp(0), 0L, 0));
+
+        // The backlog: ~5 batches of 16 KiB per partition, one request (one batch per partition) at a time.
+        for (int call = 1; !futures.stream().allMatch(CompletableFuture::isDone); call++) {
+            assertThat(call).as("produce requests").isLessThan(100);
+            answerInOrder(produceCall(call), nextOffsets);
+            runDueTasks();
+        }
+        Map<TopicPartition, Long> expected = new HashMap<>(Map.of(tp(0), 1L));
+        for (int i = 0; i < sends; i++) {
+            TopicPartition tp = partitionOf.get(i);
+            long offset = expected.getOrDefault(tp, 0L);
+            assertThat(futures.get(i).get().offset()).as("record %d of %s", i, tp).isEqualTo(offset);
+            expected.put(tp, offset + 1);
+        }
+    }
+
+    @Test
+    @DisplayName("PRO-5 close(500 ms) with 100,000 batches of one partition waiting and one produce unanswered returns within its bound, fails every record once (in flight UNKNOWN, the rest NO) and schedules no timer once closed")
+    void closeKeepsItsBoundWithABacklog() throws Exception {
+        RecordingScheduler scheduler = new RecordingScheduler();
+        // batch.size 1: every record is a batch of its own, the most batches a backlog can have.
+        client = InsyncClient.builder(props(Map.of("batch.size", 1))).scheduler(scheduler).build();
+        List<CompletableFuture<RecordMetadata>> futures = new ArrayList<>();
+        futures.add(client.send(tp(0), null, new byte[100]));
+        produceCall(0); // one batch of one record, never answered
+        int sends = 100_000;
+        for (int i = 0; i < sends; i++) {
+            futures.add(client.send(tp(0), null, new byte[100]));
+        }
+
+        long timeoutMs = 500;
+        long start = System.nanoTime();
+        client.close(Duration.ofMillis(timeoutMs));
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        scheduler.close(); // as an owned scheduler closes right after the client
+        client = null;
+
+        assertThat(elapsedMs).as("close(%d ms) took", timeoutMs)
+                .isLessThan(timeoutMs + InsyncClient.CLOSE_GRACE_MS + 2_000);
+        Map<Written, Integer> byFate = new HashMap<>();
+        for (CompletableFuture<RecordMetadata> f : futures) {
+            Throwable t = f.handle((r, e) -> e).get(WAIT_MS, TimeUnit.MILLISECONDS);
+            assertThat(t).isInstanceOf(ProduceFailedException.class);
+            byFate.merge(((ProduceFailedException) t).written(), 1, Integer::sum);
+        }
+        assertThat(byFate).containsEntry(Written.UNKNOWN, 1).containsEntry(Written.NO, sends);
+        assertThat(scheduler.scheduledAfterClose).isEmpty();
+    }
+
+    /** A {@link ThreadScheduler} that records every timer asked for after it was closed (and refuses it, as it does). */
+    private static final class RecordingScheduler implements Scheduler {
+        private final ThreadScheduler delegate = new ThreadScheduler();
+        private volatile boolean closed;
+        final List<String> scheduledAfterClose = new CopyOnWriteArrayList<>();
+
+        @Override
+        public Cancellable schedule(Executor executor, Runnable task, long delayMs) {
+            if (closed) {
+                scheduledAfterClose.add(task + " in " + delayMs + " ms");
+                throw new RejectedExecutionException("Scheduler is closed");
+            }
+            return delegate.schedule(executor, task, delayMs);
+        }
+
+        @Override
+        public Cancellable schedulePeriodically(Executor executor, Runnable task, long initialDelayMs, long periodMs) {
+            if (closed) {
+                scheduledAfterClose.add(task + " every " + periodMs + " ms");
+                throw new RejectedExecutionException("Scheduler is closed");
+            }
+            return delegate.schedulePeriodically(executor, task, initialDelayMs, periodMs);
+        }
+
+        @Override
+        public Executor newSerialExecutor(String name) {
+            return delegate.newSerialExecutor(name);
+        }
+
+        @Override
+        public Time time() {
+            return delegate.time();
+        }
+
+        void close() {
+            closed = true;
+            delegate.close(); // waits for the sender's last tasks
+        }
+    }
+}
