@@ -49,6 +49,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 
 /**
  * A log directory: every {@code <topic>-<partition>} log under it, the directory-level checkpoint
@@ -400,7 +402,9 @@ public final class LogDirectory implements Closeable {
 
     /** A snapshot of the open logs. */
     public Map<TopicPartition, Log> logs() {
-        return Map.copyOf(logs);
+        // In the directory's own order: Map.copyOf's is randomized per JVM, and callers that iterate
+        // (a simulated power loss draws a torn write per log) must see the same order every run (INV-6).
+        return Collections.unmodifiableMap(new LinkedHashMap<>(logs));
     }
 
     /** The HW read from {@code replication-offset-checkpoint} at open, for HW-5. */

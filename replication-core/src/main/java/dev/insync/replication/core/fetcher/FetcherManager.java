@@ -34,6 +34,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 
 /**
  * A follower broker's fetchers (Kafka's {@code ReplicaFetcherManager}, FOL-1): one
@@ -206,7 +208,8 @@ public final class FetcherManager {
 
     /** FOL-6: partitions marked failed and not re-added since. */
     public synchronized Set<TopicPartition> failedPartitions() {
-        return Set.copyOf(failedPartitions);
+        // In insertion order (Set.copyOf's is randomized per JVM: INV-6 for callers that iterate).
+        return Collections.unmodifiableSet(new LinkedHashSet<>(failedPartitions));
     }
 
     /** {@code kafka.server:type=ReplicaFetcherManager,name=MaxLag}: the largest lag over all fetchers. */

@@ -39,6 +39,7 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongSupplier;
+import java.util.Collections;
 
 /**
  * Fetches every partition this broker follows from one leader broker, for one fetcher id
@@ -551,7 +552,9 @@ public final class ReplicaFetcher {
     private void report(Outcome outcome) {
         outcome.failed().forEach((tp, f) -> listener.onPartitionFailed(tp, f.error(), f.reason()));
         if (!outcome.highWatermarkChanged().isEmpty()) {
-            listener.onHighWatermarksChanged(Set.copyOf(outcome.highWatermarkChanged()));
+            // INV-6: an ordered copy; Set.copyOf/Map.copyOf iterate in an order randomized per JVM, and the
+            // order callbacks run in decides the order of simulated events.
+            listener.onHighWatermarksChanged(Collections.unmodifiableSet(new LinkedHashSet<>(outcome.highWatermarkChanged())));
         }
     }
 

@@ -21,6 +21,8 @@ import dev.insync.replication.log.TopicPartition;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 
 /**
  * The controller's answer to an {@link AlterPartitionRequest} (ISR-5, ISR-6).
@@ -30,9 +32,9 @@ import java.util.Map;
  */
 public record AlterPartitionResponse(Errors error, Map<TopicPartition, PartitionResult> partitions) {
 
-    /** Immutable copy. */
+    /** Immutable copy in the given order (Map.copyOf's is randomized per JVM, and results are applied in iteration order: INV-6). */
     public AlterPartitionResponse {
-        partitions = Map.copyOf(partitions);
+        partitions = Collections.unmodifiableMap(new LinkedHashMap<>(partitions));
     }
 
     /**

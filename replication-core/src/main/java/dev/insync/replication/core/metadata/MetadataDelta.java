@@ -23,6 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Collections;
+import java.util.TreeMap;
 
 /**
  * A batch of metadata changes published by the controller, applied by each broker in offset order
@@ -47,7 +49,8 @@ public record MetadataDelta(long offset, List<BrokerRegistration> brokers, List<
         brokers = List.copyOf(brokers);
         partitions = List.copyOf(partitions);
         deletedPartitions = List.copyOf(deletedPartitions);
-        minInsyncReplicasByTopic = Map.copyOf(minInsyncReplicasByTopic);
+        // Sorted by topic: applied in iteration order, which Map.copyOf randomizes per JVM (INV-6).
+        minInsyncReplicasByTopic = Collections.unmodifiableMap(new TreeMap<>(minInsyncReplicasByTopic));
     }
 
     /** A builder of the delta at {@code offset} in the controller's metadata log; it starts empty. */

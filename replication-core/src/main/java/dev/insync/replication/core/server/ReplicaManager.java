@@ -1091,7 +1091,8 @@ public final class ReplicaManager {
 
     /** The hosted partitions. */
     public Set<TopicPartition> hostedPartitions() {
-        return Set.copyOf(partitions.keySet());
+        // In the map's order (Set.copyOf's is randomized per JVM: INV-6 for callers that iterate).
+        return Collections.unmodifiableSet(new LinkedHashSet<>(partitions.keySet()));
     }
 
     /** The follower fetchers. */

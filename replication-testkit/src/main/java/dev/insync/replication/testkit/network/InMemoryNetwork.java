@@ -40,6 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 
 /**
  * Connects the nodes of an in-process cluster. A send becomes a delivery task on the receiver's
@@ -467,15 +469,15 @@ public final class InMemoryNetwork {
     }
 
     private static <T> Set<T> with(Set<T> set, T element) {
-        Set<T> copy = new HashSet<>(set);
+        Set<T> copy = new LinkedHashSet<>(set);
         copy.add(element);
-        return Set.copyOf(copy);
+        return Collections.unmodifiableSet(copy); // INV-6: not Set.copyOf, whose order is randomized per JVM
     }
 
     private static <T> Set<T> without(Set<T> set, T element) {
-        Set<T> copy = new HashSet<>(set);
+        Set<T> copy = new LinkedHashSet<>(set);
         copy.remove(element);
-        return Set.copyOf(copy);
+        return Collections.unmodifiableSet(copy); // INV-6: not Set.copyOf, whose order is randomized per JVM
     }
 
     private record Link(NodeId from, NodeId to) {

@@ -20,6 +20,7 @@ import dev.insync.replication.testkit.cluster.Mutation;
 
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.Collections;
 
 /**
  * What one {@link Simulation} run does, apart from its seed (the seed draws the rest: see
@@ -76,8 +77,8 @@ public record SimulationSettings(long durationMs, Set<FaultKind> faults, int bro
         if (!(uncleanShare >= 0 && uncleanShare <= 1)) {
             throw new IllegalArgumentException("Unclean share " + uncleanShare + " is not in [0, 1]");
         }
-        faults = faults.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(faults));
-        mutations = mutations.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(mutations));
+        faults = faults.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(faults)); // enum order (INV-6)
+        mutations = mutations.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(mutations));
     }
 
     /** The same with another duration. */

@@ -26,6 +26,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.Collections;
+import java.util.TreeMap;
 
 /**
  * The whole cluster metadata as of {@code offset} (CTL-5): what a broker loads instead of deltas
@@ -47,7 +49,8 @@ public record MetadataImage(long offset, List<BrokerRegistration> brokers, List<
         }
         brokers = List.copyOf(brokers);
         partitions = List.copyOf(partitions);
-        minInsyncReplicasByTopic = Map.copyOf(minInsyncReplicasByTopic);
+        // Sorted by topic: applied in iteration order, which Map.copyOf randomizes per JVM (INV-6).
+        minInsyncReplicasByTopic = Collections.unmodifiableMap(new TreeMap<>(minInsyncReplicasByTopic));
     }
 
     /**
