@@ -16,6 +16,8 @@
 
 package dev.insync.replication.bench.processes.insync;
 
+import dev.insync.replication.bench.processes.DataDirectories;
+
 import dev.insync.replication.bench.processes.BenchClient;
 import dev.insync.replication.bench.processes.BenchClientSettings;
 import dev.insync.replication.bench.processes.ProcessBenchTarget;
@@ -29,8 +31,6 @@ import dev.insync.replication.testkit.process.LoopbackPorts;
 import dev.insync.replication.testkit.process.ProcessGroup;
 import dev.insync.replication.testkit.process.ReadinessProbe;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +42,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 
 /**
  * Insync as separate JVMs on this machine: one controller node (node 0, the only Raft voter) and
@@ -273,21 +272,7 @@ final class InsyncCluster implements ProcessBenchTarget {
             admin.close();
         } finally {
             group.close();
-            deleteTree(dataDir);
-        }
-    }
-
-    /** Removes the servers' data (the logs of the processes stay, next to it, for a look after the run). */
-    private static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete Insync's data under " + dir, e);
+            DataDirectories.delete(dataDir, "Insync"); // the processes' logs stay, next to it
         }
     }
 }

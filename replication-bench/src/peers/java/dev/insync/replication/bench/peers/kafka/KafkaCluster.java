@@ -16,6 +16,8 @@
 
 package dev.insync.replication.bench.peers.kafka;
 
+import dev.insync.replication.bench.processes.DataDirectories;
+
 import dev.insync.replication.bench.processes.BenchClient;
 import dev.insync.replication.bench.processes.BenchClientSettings;
 import dev.insync.replication.bench.processes.ProcessBenchTarget;
@@ -34,13 +36,11 @@ import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -309,21 +309,7 @@ final class KafkaCluster implements ProcessBenchTarget {
             admin.close(CLOSE_TIMEOUT);
         } finally {
             group.close();
-            deleteTree(dataDir);
-        }
-    }
-
-    /** Removes the brokers' data (the logs of the processes stay, next to it, for a look after the run). */
-    private static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete Kafka's data under " + dir, e);
+            DataDirectories.delete(dataDir, "Kafka"); // the processes' logs stay, next to it
         }
     }
 }
