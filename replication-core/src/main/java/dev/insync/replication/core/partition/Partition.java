@@ -46,6 +46,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -89,6 +90,12 @@ public final class Partition {
     private volatile long leaderEpochStartOffset = -1L;
     private volatile List<Integer> assignment = List.of();
     private volatile IsrState isrState = new CommittedIsr(List.of());
+    /**
+     * The pending state whose proposal the controller answered without committing it (ISR-5's stay-pending
+     * answers): it can no longer commit, so metadata repeating the committed state may replace it. Guarded by
+     * the write lock; compared by identity, so a later pending state is never mistaken for it.
+     */
+    private IsrState answeredPending;
     private volatile Map<Integer, Replica> remoteReplicas = Map.of();
 
     /**
@@ -152,7 +159,11 @@ public final class Partition {
             }
             isNewLeader = leaderReplicaId != localBrokerId;
             boolean isNewLeaderEpoch = registration.leaderEpoch() > leaderEpoch;
+            IsrState stillInFlight = redeliveredWhileInFlight(registration, isNewLeader || isNewLeaderEpoch);
             updateAssignmentAndIsr(registration.replicas(), true, registration.isr());
+            if (stillInFlight != null) {
+                isrState = stillInFlight;
+            }
             if (isNewLeaderEpoch) {
                 long epochStartOffset = log.logEndOffset();
                 log.assignEpochStartOffset(registration.leaderEpoch(), epochStartOffset);
@@ -176,7 +187,7 @@ public final class Partition {
             leaderEpoch = registration.leaderEpoch();
             partitionEpoch = registration.partitionEpoch();
             recovering = registration.recovering();
-            if (recovering) {
+            if (recovering && !isrState.isInflight()) {
                 LOG.info("{}The partition was marked as RECOVERING (unclean election); proposing it recovered with ISR {}",
                         logPrefix, IsrState.format(registration.isr()));
                 pendingRecovery = prepareRecoveryLocked();
@@ -192,6 +203,25 @@ public final class Partition {
             settings.listener().onHighWatermarkIncreased(topicPartition);
         }
         return isNewLeader;
+    }
+
+    /**
+     * LDR-3, ISR-4: a registration that only repeats what the leader already holds (same leader and partition
+     * epoch, the ISR and replicas of the last committed state) while a proposal awaits the controller's answer:
+     * the pending state to keep, else null. The proposal was made at this partition epoch, so the controller may still commit it; had
+     * the republished committed ISR replaced it, the HW would be computed over fewer replicas than the
+     * controller's ISR once the proposal (say, an expansion) commits, and an election could lose
+     * acknowledged records. A newer partition epoch does replace the pending state: the controller refuses a
+     * proposal made at an older one.
+     */
+    private IsrState redeliveredWhileInFlight(PartitionRegistration registration, boolean leaderChanged) {
+        IsrState current = isrState;
+        boolean awaitingAnswer = current.isInflight() && current != answeredPending;
+        boolean repeatsCommitted = !leaderChanged
+                && registration.partitionEpoch() == partitionEpoch
+                && Set.copyOf(registration.isr()).equals(Set.copyOf(current.lastCommittedState().isr()))
+                && registration.replicas().equals(assignment);
+        return awaitingAnswer && repeatsCommitted ? current : null;
     }
 
     /**
@@ -865,17 +895,23 @@ public final class Partition {
                     LOG.info("{}{}", logPrefix, isrUpdatedMessage(result.isr(), isUnderMinIsr(), partitionEpoch));
                     hwIncreased = maybeIncrementLeaderHWLocked(settings.time().milliseconds());
                 }
-                case IGNORE -> LOG.info("{}Ignoring AlterPartition success with leader epoch {} and partition epoch {}: "
-                                + "the partition has leader epoch {} and partition epoch {}", logPrefix,
-                        result.leaderEpoch(), result.partitionEpoch(), leaderEpoch, partitionEpoch);
+                case IGNORE -> {
+                    answeredPending = proposedState;
+                    LOG.info("{}Ignoring AlterPartition success with leader epoch {} and partition epoch {}: "
+                                    + "the partition has leader epoch {} and partition epoch {}", logPrefix,
+                            result.leaderEpoch(), result.partitionEpoch(), leaderEpoch, partitionEpoch);
+                }
                 case REVERT -> {
                     LOG.info("{}Failed to alter partition to {} ({}); going back to the last committed ISR {}",
                             logPrefix, proposalOf(proposedState).item().newIsrIds(), error,
                             IsrState.format(proposedState.isr()));
                     isrState = proposedState.lastCommittedState();
                 }
-                case STAY_PENDING -> LOG.info("{}Failed to alter partition to {} ({}); waiting for newer metadata",
-                        logPrefix, proposalOf(proposedState).item().newIsrIds(), error);
+                case STAY_PENDING -> {
+                    answeredPending = proposedState;
+                    LOG.info("{}Failed to alter partition to {} ({}); waiting for newer metadata",
+                            logPrefix, proposalOf(proposedState).item().newIsrIds(), error);
+                }
                 case RESUBMIT -> LOG.info("{}Failed to alter partition to {} ({}); retrying", logPrefix,
                         proposalOf(proposedState).item().newIsrIds(), error);
                 default -> throw new IllegalStateException("Unhandled outcome " + outcome);

@@ -179,6 +179,29 @@ class PartitionTest {
             assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1, 2)));
             assertThat(f.partition.partitionEpoch()).isEqualTo(1);
         }
+        @Test
+        @DisplayName("LDR-3 ISR-4 HW-1 metadata repeating the committed state keeps an in-flight expansion: the controller may still commit it")
+        void ldr3RedeliveryKeepsInFlightExpansion() {
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.time.advance(PartitionFixture.LAG_MS + 1);
+            f.partition.maybeShrinkIsr();
+            f.sender.last().accept(1);
+            assertThat(f.partition.isrState()).isEqualTo(new CommittedIsr(List.of(1)));
+            f.followerFetch(2, 0);
+            assertThat(f.partition.isrState()).isInstanceOf(PendingExpandIsr.class);
+
+            // the shrink's own record arrives after its answer: same leader epoch, same partition epoch, same ISR
+            f.partition.makeLeader(registration(1, 0, 1, List.of(1, 2, 3), List.of(1)));
+            assertThat(f.partition.isrState()).isInstanceOf(PendingExpandIsr.class);
+            assertThat(f.partition.isrState().maximalIsr()).containsExactlyInAnyOrder(1, 2);
+
+            // so an append waits for broker 2, which the controller puts in the ISR when it commits the expansion
+            f.append(1, Acks.LEADER);
+            assertThat(f.partition.highWatermark()).isZero();
+            f.sender.last().accept(1);
+            assertThat(f.partition.isr()).containsExactlyInAnyOrder(1, 2);
+            assertThat(f.partition.highWatermark()).isZero();
+        }
     }
 
     @Nested
