@@ -16,6 +16,7 @@
 
 package dev.insync.replication.bench;
 
+import dev.insync.replication.testkit.files.Directories;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogConfig;
 import dev.insync.replication.log.TopicPartition;
@@ -113,7 +114,7 @@ public class CompressedAppendBenchmark {
         public void close() throws IOException {
             leader.close();
             follower.close();
-            LogAppendBenchmark.deleteRecursively(dir);
+            Directories.deleteRecursively(dir);
         }
     }
 

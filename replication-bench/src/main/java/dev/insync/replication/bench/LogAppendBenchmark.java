@@ -16,6 +16,7 @@
 
 package dev.insync.replication.bench;
 
+import dev.insync.replication.testkit.files.Directories;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogConfig;
 import dev.insync.replication.log.LogReadInfo;
@@ -40,11 +41,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Leader append against a raw {@code FileChannel.write} of the same bytes in the same run, and a
@@ -67,17 +66,6 @@ public class LogAppendBenchmark {
             builder.append(1_700_000_000_000L + i, null, value);
         }
         return builder.build();
-    }
-
-    static void deleteRecursively(Path dir) throws IOException {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 
     /** A fresh log and a fresh raw file per iteration, and the batch shape under test. */
@@ -132,7 +120,7 @@ public class LogAppendBenchmark {
             log.close();
             raw.close();
             raw = null;
-            deleteRecursively(dir);
+            Directories.deleteRecursively(dir);
         }
     }
 
@@ -249,7 +237,7 @@ public class LogAppendBenchmark {
         public void close() throws IOException {
             log.close();
             segment.close();
-            deleteRecursively(dir);
+            Directories.deleteRecursively(dir);
         }
     }
 

@@ -16,6 +16,7 @@
 
 package dev.insync.replication.cli;
 
+import dev.insync.replication.testkit.files.Directories;
 import dev.insync.replication.cli.chaos.ChaosReport;
 import dev.insync.replication.cli.chaos.ChaosRun;
 import dev.insync.replication.cli.chaos.ChaosSettings;
@@ -26,6 +27,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -116,16 +118,13 @@ public final class ChaosCommand implements Callable<Integer> {
             return InsyncCli.EXIT_FAILURE;
         }
         if (temporary) {
-            deleteRecursively(dir);
+            try {
+                Directories.deleteRecursively(dir);
+            } catch (UncheckedIOException e) {
+                // a temporary directory left behind is harmless
+            }
         }
         return 0;
     }
 
-    private static void deleteRecursively(Path dir) {
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (java.io.IOException e) {
-            // a temporary directory left behind is harmless
-        }
-    }
 }

@@ -16,6 +16,7 @@
 
 package dev.insync.replication.testkit.cluster;
 
+import dev.insync.replication.testkit.files.Directories;
 import dev.insync.replication.broker.BrokerConfig;
 import dev.insync.replication.broker.BrokerRequestHandlers;
 import dev.insync.replication.broker.InsyncBroker;
@@ -38,12 +39,8 @@ import dev.insync.replication.testkit.sim.NodeRuntime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,7 +49,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * One broker of an {@link InMemoryCluster} across its incarnations: each start is a new process, a
@@ -225,15 +221,7 @@ final class ClusterBroker {
         requireStatus(BrokerStatus.DOWN);
         disk(index);
         Path dir = logDirs.get(index);
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                if (!p.equals(dir)) {
-                    Files.delete(p);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot empty log directory " + dir + " of broker " + id, e);
-        }
+        Directories.empty(dir);
     }
 
     private DiskFault disk(int index) {

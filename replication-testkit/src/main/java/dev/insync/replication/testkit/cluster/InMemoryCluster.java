@@ -16,6 +16,7 @@
 
 package dev.insync.replication.testkit.cluster;
 
+import dev.insync.replication.testkit.files.Directories;
 import dev.insync.replication.controller.ControllerConfig;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.PartitionRegistration;
@@ -38,7 +39,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,7 +53,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.random.RandomGenerator;
-import java.util.stream.Stream;
 
 /**
  * An in-process cluster for tests: a controller ({@link ClusterController}: the controller module's
@@ -558,17 +557,11 @@ public final class InMemoryCluster implements AutoCloseable {
             LOG.warn("Keeping {}: {} task(s) failed, first: {}", dataDir, loop.taskFailures().size(),
                     loop.taskFailures().get(0).toString());
         } else if (deleteDataDirOnClose) {
-            deleteRecursively(dataDir);
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
+            try {
+                Directories.deleteRecursively(dataDir);
+            } catch (UncheckedIOException e) {
+                LOG.warn("Could not delete {}: {}", dataDir, e.getCause().toString());
             }
-        } catch (IOException e) {
-            LOG.warn("Could not delete {}: {}", dir, e.toString());
         }
     }
 

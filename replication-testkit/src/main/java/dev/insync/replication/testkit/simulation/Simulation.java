@@ -16,6 +16,7 @@
 
 package dev.insync.replication.testkit.simulation;
 
+import dev.insync.replication.testkit.files.Directories;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.TopicPartition;
@@ -36,7 +37,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -47,7 +47,6 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 
 /**
  * The randomized simulation of contract §11: one seed, one {@link InMemoryCluster} of N brokers with a
@@ -179,7 +178,7 @@ public final class Simulation {
             return simulation.execute();
         } finally {
             simulation.cluster.close();
-            deleteRecursively(simulation.dataDir);
+            Directories.deleteRecursively(simulation.dataDir);
         }
     }
 
@@ -197,16 +196,6 @@ public final class Simulation {
             return Files.createTempDirectory("insync-sim-");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create a directory for the simulated brokers", e);
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete the simulation directory " + dir, e);
         }
     }
 

@@ -16,7 +16,7 @@
 
 package dev.insync.replication.bench.processes.insync;
 
-import dev.insync.replication.bench.processes.DataDirectories;
+import dev.insync.replication.testkit.files.Directories;
 
 import dev.insync.replication.bench.processes.BenchClient;
 import dev.insync.replication.bench.processes.BenchClientSettings;
@@ -272,7 +272,7 @@ final class InsyncCluster implements ProcessBenchTarget {
             admin.close();
         } finally {
             group.close();
-            DataDirectories.delete(dataDir, "Insync"); // the processes' logs stay, next to it
+            Directories.deleteRecursively(dataDir); // the processes' logs stay, next to it
         }
     }
 }

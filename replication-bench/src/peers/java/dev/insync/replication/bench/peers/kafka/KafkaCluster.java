@@ -16,7 +16,7 @@
 
 package dev.insync.replication.bench.peers.kafka;
 
-import dev.insync.replication.bench.processes.DataDirectories;
+import dev.insync.replication.testkit.files.Directories;
 
 import dev.insync.replication.bench.processes.BenchClient;
 import dev.insync.replication.bench.processes.BenchClientSettings;
@@ -309,7 +309,7 @@ final class KafkaCluster implements ProcessBenchTarget {
             admin.close(CLOSE_TIMEOUT);
         } finally {
             group.close();
-            DataDirectories.delete(dataDir, "Kafka"); // the processes' logs stay, next to it
+            Directories.deleteRecursively(dataDir); // the processes' logs stay, next to it
         }
     }
 }
