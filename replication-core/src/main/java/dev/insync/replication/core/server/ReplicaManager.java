@@ -447,6 +447,15 @@ public final class ReplicaManager {
             ProduceResult result = appendToLeader(tp, e.getValue(), acks, waits);
             results.put(tp, result);
         }
+        // FET-5: every append checks the fetch purgatory, once the whole request is appended (as Kafka's
+        // action queue does): a follower's parked fetch woken by the first partition would otherwise carry
+        // that partition alone, and the request's other partitions would wait one more fetch round trip
+        // for their HW.
+        for (Map.Entry<TopicPartition, ProduceResult> r : results.entrySet()) {
+            if (r.getValue().error() == Errors.NONE) {
+                fetchPurgatory.checkAndComplete(r.getKey());
+            }
+        }
         boolean anyAppended = false;
         boolean anyAwaitsFlush = false;
         for (DelayedProduce.PartitionWait w : waits.values()) {
@@ -497,8 +506,6 @@ public final class ReplicaManager {
             return ProduceResult.failed(onStorageFailure(tp, e));
         }
         LogAppendInfo info = result.info();
-        // FET-5: every leader append checks the fetch purgatory (a parked follower fetch wakes on new data).
-        fetchPurgatory.checkAndComplete(tp);
         if (result.highWatermarkIncreased()) {
             completeProducesUpToHighWatermark(tp, partition);
         }

@@ -273,6 +273,30 @@ class ReplicaManagerTest {
     }
 
     @Test
+    @DisplayName("FET-5 a parked follower fetch woken by a produce to several partitions carries every partition"
+            + " of that produce, not only the first one appended")
+    void fet5WakeAfterTheWholeProduceIsAppended() {
+        cluster(defaults(), 1);
+        cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        Map<TopicPartition, Long> atEnd = new LinkedHashMap<>();
+        atEnd.put(REP0, 0L);
+        atEnd.put(REP1, 0L);
+        CompletableFuture<FetchResponse> parked = rm(1).fetch(followerFetch(2, 1L, atEnd));
+        assertThat(parked).isNotDone();
+
+        Map<TopicPartition, MemoryRecords> both = new LinkedHashMap<>();
+        both.put(REP0, records("a"));
+        both.put(REP1, records("b"));
+        rm(1).produce(both, Acks.ALL, 30_000);
+
+        assertThat(parked).isDone();
+        FetchResponse response = parked.join();
+        assertThat(response.partitions().get(REP0).records().batches()).hasSize(1);
+        assertThat(response.partitions().get(REP1).records().batches()).hasSize(1);
+    }
+
+    @Test
     @DisplayName("FET-5 a wake re-reads only the partitions that changed since the fetch parked")
     void fet5WakeReadsOnlyChangedPartitions() {
         cluster(defaults(), 1);
