@@ -338,7 +338,7 @@ public final class InsyncClient implements AutoCloseable {
         // batches are ready and leaders have room in flight.
         while (true) {
             Set<Integer> takenThisPass = new HashSet<>();
-            List<Batch> drained = accumulator.drainReady(now, tp -> {
+            List<Batch> drained = accumulator.drainReady(now, this::leaderOf, tp -> {
                 int leader = leaderOf(tp);
                 if (leader < 0 || !brokerAddresses.containsKey(leader)) {
                     return false;

@@ -25,18 +25,22 @@ import dev.insync.replication.log.record.RecordBatchBuilder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 /**
  * The producer's batching, as plain logic over a clock value (no threads, no I/O): records wait per
  * partition in batches; a partition's oldest batch is ready to send when it is full
  * ({@code batch.size} bytes, or a newer batch exists behind it), when its first record has waited
- * {@code linger.ms}, or when a flush asks for everything. A batch given back for a retry goes to the
+ * {@code linger.ms}, or when a flush asks for everything; when one is ready, the other partitions with
+ * the same leader send what they hold along with it. A batch given back for a retry goes to the
  * front of its partition, ready after its backoff. Not thread-safe: the client's sender owns it.
  *
  * <p>Cost: a partition's queue is always in creation order (creation times never decrease, and a
@@ -150,15 +154,45 @@ final class RecordAccumulator {
 
     /**
      * Removes and returns the ready oldest batch of every partition {@code sendable} accepts (its
-     * leader is known and has room), at most one per partition, in partition order.
+     * leader is known and has room), at most one per partition, in partition order; no batch goes
+     * along with another partition's (as if every partition had a leader of its own).
      */
     List<Batch> drainReady(long nowMs, Predicate<TopicPartition> sendable) {
+        return drainReady(nowMs, tp -> NO_LEADER, sendable);
+    }
+
+    /** What {@code leaderOf} answers for a partition whose leader is unknown. */
+    static final int NO_LEADER = -1;
+
+    /**
+     * As Kafka's producer drains a ready node: once one partition's oldest batch is ready, the oldest
+     * batch of every other partition with the same leader goes in the same pass too, full or not (a
+     * batch waiting for its retry backoff excepted), so that a leader of many partitions gets one
+     * request carrying all of them instead of one per partition as each lingers out. At most one batch
+     * per partition, in partition order, each accepted by {@code sendable} (its leader is known and
+     * has room).
+     *
+     * @param leaderOf the leader of a partition, {@link #NO_LEADER} if unknown
+     */
+    List<Batch> drainReady(long nowMs, ToIntFunction<TopicPartition> leaderOf, Predicate<TopicPartition> sendable) {
+        Set<Integer> readyLeaders = new HashSet<>();
+        for (Map.Entry<TopicPartition, ArrayDeque<Batch>> e : partitions.entrySet()) {
+            Batch head = e.getValue().peekFirst();
+            if (head != null && ready(head, e.getValue().size(), nowMs)) {
+                int leader = leaderOf.applyAsInt(e.getKey());
+                if (leader != NO_LEADER) {
+                    readyLeaders.add(leader);
+                }
+            }
+        }
         List<Batch> out = new ArrayList<>();
         for (Iterator<Map.Entry<TopicPartition, ArrayDeque<Batch>>> it = partitions.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<TopicPartition, ArrayDeque<Batch>> e = it.next();
             ArrayDeque<Batch> queue = e.getValue();
             Batch head = queue.peekFirst();
-            if (head != null && ready(head, queue.size(), nowMs) && sendable.test(e.getKey())) {
+            boolean drainable = head != null && (ready(head, queue.size(), nowMs)
+                    || head.attempts == 0 && readyLeaders.contains(leaderOf.applyAsInt(e.getKey())));
+            if (drainable && sendable.test(e.getKey())) {
                 out.add(queue.pollFirst());
                 batchCount--;
             }

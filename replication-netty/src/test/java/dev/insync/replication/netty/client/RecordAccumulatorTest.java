@@ -110,6 +110,44 @@ class RecordAccumulatorTest {
     }
 
     @Test
+    @DisplayName("a ready batch takes along the lingering batches of its leader's other partitions, not those of another leader")
+    void readyLeaderDrainsAllItsPartitions() {
+        TopicPartition c = new TopicPartition("t", 2);
+        RecordAccumulator acc = new RecordAccumulator(100, 60_000);
+        acc.append(A, record(1), 0);
+        acc.append(A, record(100), 0); // A's first batch is followed by a second: ready
+        acc.append(B, record(1), 0);   // B lingers, but shares leader 1 with A
+        acc.append(c, record(1), 0);   // c lingers with leader 2, which has nothing ready
+        java.util.function.ToIntFunction<TopicPartition> leaderOf = tp -> tp.equals(c) ? 2 : 1;
+
+        assertThat(acc.drainReady(0, leaderOf, tp -> true)).extracting(b -> b.topicPartition).containsExactly(A, B);
+        assertThat(acc.drainReady(0, leaderOf, tp -> true)).extracting(b -> b.topicPartition)
+                .as("A's second batch is ready by size; c still lingers").containsExactly(A);
+        assertThat(acc.drainReady(0, leaderOf, tp -> true)).isEmpty();
+        assertThat(acc.drainReady(60_000, leaderOf, tp -> true)).extracting(b -> b.topicPartition).containsExactly(c);
+    }
+
+    @Test
+    @DisplayName("a batch waiting for its retry backoff does not go along with its leader's ready partitions; an unknown leader takes nothing along")
+    void retryBackoffAndUnknownLeaderAreNotDrainedAlong() {
+        RecordAccumulator acc = new RecordAccumulator(16_384, 60_000);
+        acc.append(B, record(1), 0);
+        Batch retried = acc.drainReady(60_000, tp -> true).get(0);
+        retried.attempts = 1;
+        acc.reenqueue(retried, 70_000);
+        acc.append(A, record(1), 60_000);
+        acc.beginFlush(); // A is ready now
+        assertThat(acc.drainReady(60_001, tp -> 1, tp -> true)).extracting(b -> b.topicPartition).containsExactly(A);
+        assertThat(acc.drainReady(70_000, tp -> 1, tp -> true)).extracting(b -> b.topicPartition).containsExactly(B);
+
+        acc.append(A, record(1), 80_000);
+        acc.append(A, record(20_000), 80_000); // ready: a second batch behind the first
+        acc.append(B, record(1), 80_000);
+        assertThat(acc.drainReady(80_000, tp -> RecordAccumulator.NO_LEADER, tp -> true))
+                .extracting(b -> b.topicPartition).containsExactly(A);
+    }
+
+    @Test
     @DisplayName("a retried batch waits retry.backoff.ms at the front of its partition, and two batches failing in flight keep their order")
     void retryKeepsOrder() {
         RecordAccumulator acc = new RecordAccumulator(10, 0);
