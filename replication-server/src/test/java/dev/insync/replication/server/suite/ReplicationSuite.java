@@ -548,6 +548,45 @@ abstract class ReplicationSuite {
         assertThat(c.consume(TP, 0)).containsExactlyElementsOf(acknowledged);
     }
 
+    @Test
+    @DisplayName("PRO-3, LDR-2, ISR-8, INV-1, FOL-8: min ISR 2; an acks=all record waits at the leader while both followers are"
+            + " cut off; the leader's controlled shutdown elects broker 2 in epoch 1; the waiting call ends"
+            + " NOT_LEADER_OR_FOLLOWER, never NONE; acks=all goes on at the new leader, and the record the old leader alone"
+            + " held is dropped when it returns; every acknowledged record is on every replica")
+    void pro3_acksAllInFlightEndsNotLeaderWhenLeadershipMoves() {
+        ReplicationCluster c = start(Settings.FAST, Map.of("min.insync.replicas", "2"));
+        List<String> acknowledged = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            assertThat(send("a-" + i, -1)).isEqualTo(ok(i, 0));
+            acknowledged.add("a-" + i);
+        }
+        awaitEveryReplicaAt(3);
+        c.cutFetches(2);
+        c.cutFetches(3);
+        CompletableFuture<ProduceOutcome> waiting = c.produce(TP, "waiting", -1, REQUEST_TIMEOUT_MS);
+        c.awaitCondition("the record in the leader's log", WAIT_MS, () -> log(1).logEndOffset() == 4);
+        assertThat(partition(1).highWatermark()).isEqualTo(3);
+        // Within replica.lag.time.max.ms of the cut: the ISR is still 1, 2, 3, so broker 2 is electable.
+        assertThat(c.controlledShutdown(1)).isTrue();
+        assertThat(c.await(waiting, REQUEST_TIMEOUT_MS * 2).error()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+        PartitionRegistration p = c.describe(TP);
+        assertThat(p.leader()).isEqualTo(2);
+        assertThat(p.leaderEpoch()).isEqualTo(1);
+
+        c.healFetches(2);
+        c.healFetches(3);
+        c.awaitCondition("the ISR 2, 3 at the new leader", WAIT_MS, () -> Set.copyOf(partition(2).isr()).equals(Set.of(2, 3)));
+        assertThat(send("b-0", -1)).isEqualTo(ok(3, 1));
+        acknowledged.add("b-0");
+        c.restart(1);
+        c.awaitCondition("broker 1 back in the ISR", WAIT_MS, () -> Set.copyOf(c.describe(TP).isr()).equals(Set.of(1, 2, 3)));
+        awaitEveryReplicaAt(4);
+        for (int id : c.brokerIds()) {
+            assertThat(values(log(id))).as("broker %d's log", id).containsExactlyElementsOf(acknowledged);
+        }
+        assertThat(c.consume(TP, 0)).containsExactlyElementsOf(acknowledged);
+    }
+
     // ==================================================================================== helpers
 
     private ProduceOutcome send(String value, int acks) {
