@@ -145,8 +145,7 @@ public final class InsyncClient implements AutoCloseable {
 
     // Owned by the sender.
     private final RecordAccumulator accumulator;
-    private final Map<TopicPartition, PartitionRegistration> partitions = new HashMap<>();
-    private final Set<String> knownTopics = new HashSet<>();
+    private final ClientMetadata metadata = new ClientMetadata();
     private final Set<String> wantedTopics = new TreeSet<>();
     private final Map<Integer, ClientConnection> brokerConnections = new HashMap<>();
     private final List<ClientConnection> bootstrapConnections = new ArrayList<>();
@@ -157,6 +156,9 @@ public final class InsyncClient implements AutoCloseable {
     private final List<CompletableFuture<Void>> metadataWaiters = new ArrayList<>();
     private final ControllerAdmin admin;
     private int metadataNode;
+    /** Consecutive Metadata answers that left a wanted partition unrouted for being stale (KIP-320). */
+    private int staleAnswers;
+    private final ReconnectBackoff staleBackoff;
     private boolean metadataInFlight;
     private boolean metadataAgain;
     private long lastMetadataMs = Long.MIN_VALUE / 2;
@@ -173,6 +175,9 @@ public final class InsyncClient implements AutoCloseable {
         this.network = new NetworkClient(config.clientId(), networkConfig, Optional.empty(), scheduler, 1, random);
         this.sender = scheduler.newSerialExecutor(config.clientId() + "-sender");
         this.accumulator = new RecordAccumulator(config.batchSizeBytes(), config.lingerMs());
+        // Kafka: a retry.backoff.ms above retry.backoff.max.ms makes the backoff the max, constant.
+        this.staleBackoff = new ReconnectBackoff(Math.min(config.retryBackoffMs(), config.retryBackoffMaxMs()),
+                config.retryBackoffMaxMs());
         for (int i = 0; i < config.bootstrapServers().size(); i++) {
             InetSocketAddress a = config.bootstrapServers().get(i);
             bootstrapConnections.add(network.connection(config.clientId() + "->bootstrap-" + a, () -> Optional.of(a),
@@ -272,7 +277,7 @@ public final class InsyncClient implements AutoCloseable {
             }
             // The batch's age (linger.ms, delivery.timeout.ms) counts from the send, not from the hand-over.
             accumulator.append(n.tp(), n.record(), n.record().timestampMs());
-            if (!partitions.containsKey(n.tp())) {
+            if (metadata.route(n.tp()) == null) {
                 wantTopic(n.tp().topic());
             }
         }
@@ -442,6 +447,10 @@ public final class InsyncClient implements AutoCloseable {
                         b.records.get(i).future().complete(new RecordMetadata(b.topicPartition, r.baseOffset() + i,
                                 r.leaderEpoch()));
                     }
+                    // KIP-320: written in a newer epoch than any Metadata named: learn the leaders again.
+                    if (metadata.updateLastSeenEpochIfNewer(b.topicPartition, r.leaderEpoch())) {
+                        requestMetadata();
+                    }
                 } else {
                     ProduceRetryPolicy.Decision d = ProduceRetryPolicy.forAnswer(r);
                     if (d.refreshMetadata()) {
@@ -475,20 +484,19 @@ public final class InsyncClient implements AutoCloseable {
     // ============================================================================ metadata
 
     private int leaderOf(TopicPartition tp) {
-        PartitionRegistration p = partitions.get(tp);
-        return p == null ? PartitionRegistration.NO_LEADER : p.leader();
+        return metadata.leaderOf(tp);
     }
 
     private void staleMetadata(List<Batch> batches) {
         for (Batch b : batches) {
-            partitions.remove(b.topicPartition);
+            metadata.forget(b.topicPartition);
             wantedTopics.add(b.topicPartition.topic());
         }
         requestMetadata();
     }
 
     private void wantTopic(String topic) {
-        if (wantedTopics.add(topic) || !knownTopics.contains(topic)) {
+        if (wantedTopics.add(topic) || !metadata.knowsTopic(topic)) {
             requestMetadata();
         }
     }
@@ -502,7 +510,7 @@ public final class InsyncClient implements AutoCloseable {
             metadataAgain = true;
             return;
         }
-        long waitMs = lastMetadataMs + config.retryBackoffMs() - now();
+        long waitMs = lastMetadataMs + metadataBackoffMs() - now();
         if (waitMs > 0) {
             if (metadataTimer == null) {
                 metadataTimer = scheduleOnSender(() -> {
@@ -524,6 +532,14 @@ public final class InsyncClient implements AutoCloseable {
                 .whenComplete((response, error) -> onSender(() -> onMetadata(response, error), () -> { }));
     }
 
+    /**
+     * {@code retry.backoff.ms}, doubled per consecutive stale answer up to {@code retry.backoff.max.ms}
+     * (Kafka's exponential retry backoff), so a node that keeps answering stale metadata is not polled.
+     */
+    private long metadataBackoffMs() {
+        return staleAnswers == 0 ? config.retryBackoffMs() : staleBackoff.termMs(staleAnswers);
+    }
+
     private List<ClientConnection> metadataNodes() {
         List<ClientConnection> nodes = new ArrayList<>();
         new TreeSet<>(brokerAddresses.keySet()).forEach(id -> nodes.add(connectionTo(id)));
@@ -539,12 +555,23 @@ public final class InsyncClient implements AutoCloseable {
             metadataAgain = true;
             failMetadataWaiters(error);
         } else {
-            applyMetadata(response);
+            Set<TopicPartition> stale = applyMetadata(response);
             List<CompletableFuture<Void>> waiters = new ArrayList<>(metadataWaiters);
             metadataWaiters.clear();
             waiters.forEach(w -> w.complete(null));
+            // KIP-320: a partition this answer knew only by an older leader epoch than one seen, and now
+            // without a route, is asked again of the next node, after a backoff that grows per such answer.
+            boolean staleUnrouted = stale.stream().anyMatch(tp -> wantedTopics.contains(tp.topic()) && leaderOf(tp) < 0);
+            if (staleUnrouted) {
+                staleAnswers++;
+                metadataNode++;
+                LOG.debug("Metadata answer older than the leader epochs seen for {}; asking again", stale);
+            } else {
+                staleAnswers = 0;
+            }
             // Still missing a leader for something waiting: ask again after the backoff.
-            metadataAgain = metadataAgain || accumulator.readyPartitions(now()).stream().anyMatch(tp -> leaderOf(tp) < 0);
+            metadataAgain = metadataAgain || staleUnrouted
+                    || accumulator.readyPartitions(now()).stream().anyMatch(tp -> leaderOf(tp) < 0);
         }
         if (metadataAgain) {
             metadataAgain = false;
@@ -553,19 +580,15 @@ public final class InsyncClient implements AutoCloseable {
         runSender();
     }
 
-    /** Routes by {@code response} from now on (every topic is asked for, so it replaces what was known). */
-    private void applyMetadata(MetadataResponse response) {
+    /**
+     * Routes by {@code response} from now on, except for partitions it names with a leader epoch
+     * older than one seen ({@link ClientMetadata#update}); returns those.
+     */
+    private Set<TopicPartition> applyMetadata(MetadataResponse response) {
         for (BrokerEndpoint b : response.brokers()) {
             brokerAddresses.put(b.brokerId(), InetSocketAddress.createUnresolved(b.host(), b.port()));
         }
-        knownTopics.clear();
-        partitions.clear();
-        for (MetadataResponse.TopicMetadata t : response.topics()) {
-            if (t.error() == Errors.NONE) {
-                knownTopics.add(t.name());
-                t.partitions().forEach(p -> partitions.put(p.topicPartition(), p));
-            }
-        }
+        return metadata.update(response);
     }
 
     private void failMetadataWaiters(Throwable error) {
@@ -660,7 +683,7 @@ public final class InsyncClient implements AutoCloseable {
         CompletableFuture<FetchResult> out = new CompletableFuture<>();
         Runnable whenClosed = () -> out.complete(FetchResult.failed(tp, Errors.NETWORK_EXCEPTION, offset));
         onSender(() -> {
-            if (partitions.containsKey(tp) && leaderOf(tp) >= 0) {
+            if (leaderOf(tp) >= 0) {
                 sendFetch(tp, offset, out, whenClosed);
                 return;
             }
@@ -668,7 +691,8 @@ public final class InsyncClient implements AutoCloseable {
             refreshedMetadata().whenComplete((v, e) -> onSender(() -> {
                 if (leaderOf(tp) < 0) {
                     out.complete(FetchResult.failed(tp, e != null ? Errors.NETWORK_EXCEPTION
-                            : partitions.containsKey(tp) ? Errors.NOT_LEADER_OR_FOLLOWER
+                            : metadata.route(tp) != null || metadata.lastSeenEpoch(tp).isPresent()
+                            ? Errors.NOT_LEADER_OR_FOLLOWER
                             : Errors.UNKNOWN_TOPIC_OR_PARTITION, offset));
                 } else {
                     sendFetch(tp, offset, out, whenClosed);
@@ -679,7 +703,7 @@ public final class InsyncClient implements AutoCloseable {
     }
 
     private void sendFetch(TopicPartition tp, long offset, CompletableFuture<FetchResult> out, Runnable whenClosed) {
-        PartitionRegistration p = partitions.get(tp);
+        PartitionRegistration p = metadata.route(tp);
         FetchRequest request = FetchRequest.consumer().maxWaitMs(config.fetchMaxWaitMs()).minBytes(1)
                 .maxBytes(config.maxPartitionFetchBytes())
                 .partition(tp, FetchRequest.PartitionData.at(offset, config.maxPartitionFetchBytes())
@@ -691,7 +715,7 @@ public final class InsyncClient implements AutoCloseable {
 
     private FetchResult onFetchAnswer(TopicPartition tp, long offset, FetchResponse response, Throwable error) {
         if (error != null) {
-            partitions.remove(tp);
+            metadata.forget(tp);
             requestMetadata();
             Throwable t = ProduceRetryPolicy.unwrap(error);
             return FetchResult.failed(tp, t instanceof TimeoutException ? Errors.REQUEST_TIMED_OUT
@@ -704,14 +728,17 @@ public final class InsyncClient implements AutoCloseable {
         }
         if (data.error() != Errors.NONE) {
             if (data.error() != Errors.OFFSET_OUT_OF_RANGE) {
-                partitions.remove(tp);
+                metadata.forget(tp);
                 requestMetadata();
             }
             return new FetchResult(tp, data.error(), List.of(), offset, data.highWatermark(), data.logStartOffset());
         }
         List<ConsumerRecord> out = new ArrayList<>();
         long next = offset;
+        boolean newerEpoch = false;
         for (RecordBatch batch : data.records().toMemoryRecords().batches()) {
+            // KIP-320: a batch of a newer epoch than any Metadata named (the leader was re-elected).
+            newerEpoch |= metadata.updateLastSeenEpochIfNewer(tp, batch.partitionLeaderEpoch());
             for (Record r : batch.records()) {
                 // A batch may start before the fetch offset (LOG-3); FET-1: nothing at or above the HW.
                 if (r.offset() >= offset && r.offset() < data.highWatermark()) {
@@ -719,6 +746,9 @@ public final class InsyncClient implements AutoCloseable {
                     next = r.offset() + 1;
                 }
             }
+        }
+        if (newerEpoch) {
+            requestMetadata();
         }
         return new FetchResult(tp, Errors.NONE, out, next, data.highWatermark(), data.logStartOffset());
     }
@@ -868,7 +898,7 @@ public final class InsyncClient implements AutoCloseable {
         CompletableFuture<Map<TopicPartition, Integer>> f = new CompletableFuture<>();
         onSender(() -> {
             Map<TopicPartition, Integer> m = new HashMap<>();
-            partitions.forEach((tp, p) -> m.put(tp, p.leader()));
+            metadata.routes().forEach((tp, p) -> m.put(tp, p.leader()));
             f.complete(m);
         }, () -> f.complete(Map.of()));
         return f;
@@ -886,7 +916,7 @@ public final class InsyncClient implements AutoCloseable {
     CompletableFuture<OptionalInt> knownLeaderEpoch(TopicPartition tp) {
         CompletableFuture<OptionalInt> f = new CompletableFuture<>();
         onSender(() -> {
-            PartitionRegistration p = partitions.get(tp);
+            PartitionRegistration p = metadata.route(tp);
             f.complete(p == null ? OptionalInt.empty() : OptionalInt.of(p.leaderEpoch()));
         }, () -> f.complete(OptionalInt.empty()));
         return f;

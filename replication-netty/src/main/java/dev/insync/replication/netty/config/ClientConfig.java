@@ -38,13 +38,17 @@ import java.util.Map;
  * @param requestTimeoutMs     {@code request.timeout.ms}: a request unanswered this long fails; also the
  *                             broker-side wait of an acks=all produce
  * @param retryBackoffMs       {@code retry.backoff.ms}: wait before a retry and between metadata refreshes
+ * @param retryBackoffMaxMs    {@code retry.backoff.max.ms}: the cap of the metadata refresh backoff, which doubles
+ *                             per consecutive answer older than the leader epochs seen (KIP-320); a
+ *                             {@code retry.backoff.ms} above it makes that backoff this value, constant (Kafka's rule)
  * @param fetchMaxWaitMs       {@code fetch.max.wait.ms}: how long a broker may hold a consumer fetch
  * @param maxPartitionFetchBytes {@code max.partition.fetch.bytes}: bytes one fetch asks for
  * @param clientId             {@code client.id}: the request header's client id
  */
 public record ClientConfig(List<InetSocketAddress> bootstrapServers, List<InetSocketAddress> bootstrapControllers,
                            short acks, int batchSizeBytes, long lingerMs, int maxInFlightPerConnection, int retries,
-                           long deliveryTimeoutMs, long requestTimeoutMs, long retryBackoffMs, int fetchMaxWaitMs,
+                           long deliveryTimeoutMs, long requestTimeoutMs, long retryBackoffMs, long retryBackoffMaxMs,
+                           int fetchMaxWaitMs,
                            int maxPartitionFetchBytes, String clientId) {
 
     public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
@@ -57,6 +61,7 @@ public record ClientConfig(List<InetSocketAddress> bootstrapServers, List<InetSo
     public static final String DELIVERY_TIMEOUT_MS = "delivery.timeout.ms";
     public static final String REQUEST_TIMEOUT_MS = "request.timeout.ms";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
+    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
     public static final String FETCH_MAX_WAIT_MS = "fetch.max.wait.ms";
     public static final String MAX_PARTITION_FETCH_BYTES = "max.partition.fetch.bytes";
     public static final String CLIENT_ID = "client.id";
@@ -69,6 +74,7 @@ public record ClientConfig(List<InetSocketAddress> bootstrapServers, List<InetSo
     public static final long DEFAULT_DELIVERY_TIMEOUT_MS = 120_000L;
     public static final long DEFAULT_REQUEST_TIMEOUT_MS = 30_000L;
     public static final long DEFAULT_RETRY_BACKOFF_MS = 100L;
+    public static final long DEFAULT_RETRY_BACKOFF_MAX_MS = 1_000L;
     public static final int DEFAULT_FETCH_MAX_WAIT_MS = 500;
     public static final int DEFAULT_MAX_PARTITION_FETCH_BYTES = 1_048_576;
     public static final String DEFAULT_CLIENT_ID = "insync-client";
@@ -89,6 +95,7 @@ public record ClientConfig(List<InetSocketAddress> bootstrapServers, List<InetSo
         Properties.atLeast(RETRIES, retries, 0);
         Properties.atLeast(REQUEST_TIMEOUT_MS, requestTimeoutMs, 1);
         Properties.atLeast(RETRY_BACKOFF_MS, retryBackoffMs, 0);
+        Properties.atLeast(RETRY_BACKOFF_MAX_MS, retryBackoffMaxMs, 0);
         Properties.atLeast(FETCH_MAX_WAIT_MS, fetchMaxWaitMs, 0);
         Properties.atLeast(MAX_PARTITION_FETCH_BYTES, maxPartitionFetchBytes, 1);
         // Kafka's producer check: a record must be able to linger and then wait one request.
@@ -129,6 +136,7 @@ public record ClientConfig(List<InetSocketAddress> bootstrapServers, List<InetSo
                 deliveryTimeoutMs,
                 requestTimeoutMs,
                 Properties.longValue(props, RETRY_BACKOFF_MS, DEFAULT_RETRY_BACKOFF_MS),
+                Properties.longValue(props, RETRY_BACKOFF_MAX_MS, DEFAULT_RETRY_BACKOFF_MAX_MS),
                 Properties.intValue(props, FETCH_MAX_WAIT_MS, DEFAULT_FETCH_MAX_WAIT_MS),
                 Properties.intValue(props, MAX_PARTITION_FETCH_BYTES, DEFAULT_MAX_PARTITION_FETCH_BYTES),
                 Properties.string(props, CLIENT_ID, DEFAULT_CLIENT_ID));

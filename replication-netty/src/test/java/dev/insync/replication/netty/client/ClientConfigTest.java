@@ -54,6 +54,7 @@ class ClientConfigTest {
         assertThat(c.deliveryTimeoutMs()).isEqualTo(120_000);
         assertThat(c.requestTimeoutMs()).isEqualTo(30_000);
         assertThat(c.retryBackoffMs()).isEqualTo(100);
+        assertThat(c.retryBackoffMaxMs()).isEqualTo(1_000);
     }
 
     @Test
@@ -72,6 +73,8 @@ class ClientConfigTest {
                 "request.timeout.ms", 1000))).hasMessageContaining("delivery.timeout.ms");
         assertThatThrownBy(() -> ClientConfig.fromProperties(Map.of("bootstrap.servers", "h:1", "batch.size", "x")))
                 .hasMessageContaining("batch.size");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(Map.of("bootstrap.servers", "h:1", "retry.backoff.max.ms", -1)))
+                .hasMessageContaining("retry.backoff.max.ms");
     }
 
     @Test

@@ -67,15 +67,19 @@ final class InMemoryReplicationCluster implements ReplicationCluster {
 
     @Override
     public void createTopic(String topic, List<Integer> replicas, Map<String, String> configs) {
-        cluster.createTopic(topic, List.of(List.copyOf(replicas)));
-        // The in-memory controller takes topic configs after creation; so does the leader, as metadata.
-        configs.forEach((name, value) -> {
-            if (!name.equals(ControllerConfig.MIN_INSYNC_REPLICAS)) {
-                throw new IllegalArgumentException("The in-memory suite cluster sets only "
-                        + ControllerConfig.MIN_INSYNC_REPLICAS + ", not " + name + " of " + topic);
+        configs.keySet().forEach(name -> {
+            if (!name.equals(ControllerConfig.MIN_INSYNC_REPLICAS) && !name.equals(ControllerConfig.UNCLEAN_LEADER_ELECTION_ENABLE)) {
+                throw new IllegalArgumentException("The in-memory suite cluster sets only " + ControllerConfig.MIN_INSYNC_REPLICAS
+                        + " and " + ControllerConfig.UNCLEAN_LEADER_ELECTION_ENABLE + ", not " + name + " of " + topic);
             }
-            setMinInsyncReplicas(topic, Integer.parseInt(value));
         });
+        ControllerConfig defaults = cluster.controller().config();
+        int minIsr = Integer.parseInt(configs.getOrDefault(ControllerConfig.MIN_INSYNC_REPLICAS,
+                Integer.toString(defaults.defaultMinInsyncReplicas())));
+        boolean unclean = Boolean.parseBoolean(configs.getOrDefault(ControllerConfig.UNCLEAN_LEADER_ELECTION_ENABLE,
+                Boolean.toString(defaults.defaultUncleanLeaderElection())));
+        cluster.await(cluster.controller().createTopic(topic, List.of(List.copyOf(replicas)), minIsr, unclean));
+        cluster.awaitLeader(topic, 0);
     }
 
     @Override
@@ -158,6 +162,27 @@ final class InMemoryReplicationCluster implements ReplicationCluster {
                 cluster.network().heal(NodeId.broker(brokerId), NodeId.broker(other));
             }
         }
+    }
+
+    @Override
+    public void isolate(int brokerId) {
+        cluster.isolate(brokerId);
+    }
+
+    @Override
+    public void rejoin(int brokerId) {
+        cluster.network().rejoin(NodeId.broker(brokerId));
+    }
+
+    @Override
+    public void haltController() {
+        cluster.killController();
+    }
+
+    @Override
+    public void restartController() {
+        cluster.restartController();
+        awaitCondition("the controller active again", InMemoryCluster.DEFAULT_AWAIT_MS, () -> cluster.controller().isActive());
     }
 
     @Override

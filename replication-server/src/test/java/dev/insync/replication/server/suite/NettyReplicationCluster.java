@@ -100,6 +100,9 @@ final class NettyReplicationCluster implements ReplicationCluster {
     private final Map<Integer, ClientConnection> connections = new TreeMap<>();
     private final NettyControllerApi admin;
     private final long startNanos = System.nanoTime();
+    /** The leader {@link #describe} last named per partition, for the suite's client while the controller is down. */
+    private final Map<TopicPartition, Integer> lastLeaders = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile boolean controllerHalted;
 
     NettyReplicationCluster(Settings settings, Path root) {
         this.settings = settings;
@@ -191,7 +194,17 @@ final class NettyReplicationCluster implements ReplicationCluster {
 
     @Override
     public PartitionRegistration describe(TopicPartition tp) {
-        return call(admin.describeTopic(tp.topic())).partitions().get(tp.partition());
+        if (controllerHalted) {
+            throw new IllegalStateException("The controller is halted: no describe until restartController");
+        }
+        PartitionRegistration p = call(admin.describeTopic(tp.topic())).partitions().get(tp.partition());
+        lastLeaders.put(tp, p.leader());
+        return p;
+    }
+
+    /** The leader the suite's client sends to: the controller's now, or the last it named while it is down. */
+    private int leaderForClient(TopicPartition tp) {
+        return controllerHalted ? lastLeaders.getOrDefault(tp, PartitionRegistration.NO_LEADER) : describe(tp).leader();
     }
 
     private static <T> T call(java.util.concurrent.CompletionStage<T> stage) {
@@ -215,7 +228,7 @@ final class NettyReplicationCluster implements ReplicationCluster {
 
     @Override
     public CompletableFuture<ProduceOutcome> produce(TopicPartition tp, String value, int acks, long timeoutMs) {
-        int leader = describe(tp).leader();
+        int leader = leaderForClient(tp);
         if (leader == PartitionRegistration.NO_LEADER) {
             return CompletableFuture.completedFuture(ProduceOutcome.failed(Errors.NOT_LEADER_OR_FOLLOWER));
         }
@@ -238,7 +251,7 @@ final class NettyReplicationCluster implements ReplicationCluster {
 
     @Override
     public List<String> consume(TopicPartition tp, long fromOffset) {
-        int leader = describe(tp).leader();
+        int leader = leaderForClient(tp);
         List<String> values = new ArrayList<>();
         long offset = fromOffset;
         while (true) {
@@ -338,6 +351,46 @@ final class NettyReplicationCluster implements ReplicationCluster {
     @Override
     public void healFetches(int brokerId) {
         forBrokerLinks(brokerId, FreezableProxy::thaw);
+    }
+
+    @Override
+    public void isolate(int brokerId) {
+        pause(brokerId); // over TCP a blackholed link holds its bytes, as a frozen one does; the broker runs on
+    }
+
+    @Override
+    public void rejoin(int brokerId) {
+        resume(brokerId);
+    }
+
+    @Override
+    public void haltController() {
+        controllerHalted = true;
+        servers.get(CONTROLLER_ID).halt();
+    }
+
+    @Override
+    public void restartController() {
+        InsyncServer s = start(controllerProperties());
+        try {
+            s.ready().get(START_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("Interrupted", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new AssertionError("The controller did not serve again within " + START_TIMEOUT_MS + " ms", e);
+        }
+        controllerHalted = false;
+        // Serving its listener comes before leading its (one-node) quorum: wait until it answers.
+        lastLeaders.keySet().stream().findFirst().ifPresent(tp -> awaitCondition("the controller answering again",
+                START_TIMEOUT_MS, () -> {
+                    try {
+                        describe(tp);
+                        return true;
+                    } catch (AssertionError e) {
+                        return false;
+                    }
+                }));
     }
 
     @Override

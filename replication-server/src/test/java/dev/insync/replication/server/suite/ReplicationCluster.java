@@ -63,7 +63,8 @@ interface ReplicationCluster extends AutoCloseable {
 
     /**
      * Creates a one-partition topic with replicas in this order (the first is the preferred leader)
-     * and these topic configs, and waits until its leader acts as leader.
+     * and these topic configs ({@code min.insync.replicas}, {@code unclean.leader.election.enable}),
+     * and waits until its leader acts as leader.
      */
     void createTopic(String topic, List<Integer> replicas, Map<String, String> configs);
 
@@ -127,6 +128,18 @@ interface ReplicationCluster extends AutoCloseable {
     /** Undoes {@link #cutFetches}. */
     void healFetches(int brokerId);
 
+    /**
+     * A network partition around broker {@code brokerId}: no link to or from it carries anything
+     * (other brokers, the controller, the suite's client), while the broker itself runs on (its
+     * timers fire, its requests go nowhere). In memory the messages are lost; over TCP every link is
+     * frozen, as a blackholed TCP link holds its bytes in retransmission (so over TCP this is what
+     * {@link #pause} does), and what was held is delivered on {@link #rejoin}.
+     */
+    void isolate(int brokerId);
+
+    /** Ends {@link #isolate}. */
+    void rejoin(int brokerId);
+
     /** kill -9: the broker's state is gone, its files stay. */
     void halt(int brokerId);
 
@@ -135,6 +148,16 @@ interface ReplicationCluster extends AutoCloseable {
 
     /** Controlled shutdown (LDR-4); returns once stopped, with whether it stopped cleanly. */
     boolean controlledShutdown(int brokerId);
+
+    /**
+     * kill -9 of the (only) controller: its metadata log stays. Brokers go on serving what they
+     * have; {@link #produce} and {@link #consume} use the leaders the cluster last knew, and
+     * {@link #describe} must not be called until {@link #restartController}.
+     */
+    void haltController();
+
+    /** A new controller incarnation over the same metadata log (CTL-1, CTL-3). Returns once it answers. */
+    void restartController();
 
     // ------------------------------------------------------------------------------------ time
 

@@ -353,6 +353,240 @@ abstract class ReplicationSuite {
         assertThat(c.consume(TP, 0)).containsExactlyElementsOf(expected).noneMatch(v -> v.startsWith("lost-"));
     }
 
+    @Test
+    @DisplayName("ISR-8, CTL-6, ISR-2, FOL-8: unclean.leader.election.enable; broker 3, down, leaves the ISR and misses an"
+            + " acknowledged record; both ISR members die and broker 3 comes back; it is elected uncleanly (ISR 3 alone), reports"
+            + " the partition recovered, and the old replicas restart, truncate to its log and rejoin the ISR; acks=all works"
+            + " again and every log converges (the missed record is lost: unclean election is outside INV-1)")
+    void ctl6_uncleanElectionRecoversAndTheIsrRegrows() {
+        ReplicationCluster c = start(Settings.FAST, Map.of("min.insync.replicas", "2", "unclean.leader.election.enable", "true"));
+        assertThat(send("both", -1)).isEqualTo(ok(0, 0));
+        awaitEveryReplicaAt(1);
+        // Down rather than cut off: a frozen TCP link would still deliver the record once thawed.
+        c.halt(3);
+        // Acknowledged once the leader shrank the ISR to 1, 2 (ISR-1): min ISR 2 still holds.
+        assertThat(send("missed-by-3", -1)).isEqualTo(ok(1, 0));
+        assertThat(c.describe(TP).isr()).containsExactly(1, 2);
+
+        c.halt(1);
+        c.halt(2);
+        c.restart(3);
+        // ISR-8: once 1 and 2 are fenced, the only active replica is elected although it is not in the ISR.
+        assertThat(awaitLeaderAmong(Set.of(3))).isEqualTo(3);
+        PartitionRegistration elected = c.describe(TP);
+        assertThat(elected.isr()).containsExactly(3);
+        assertThat(elected.elr()).isEmpty();
+        // CTL-6: the new leader reports the recovery and learns that it was committed.
+        c.awaitCondition("the controller leaving RECOVERING", WAIT_MS, () -> !c.describe(TP).recovering());
+        c.awaitCondition("the leader leaving RECOVERING", WAIT_MS, () -> !partition(3).isRecovering());
+        assertThat(log(3).logEndOffset()).isEqualTo(1);
+
+        c.restart(1);
+        c.restart(2);
+        c.awaitCondition("the ISR regrowing to 1,2,3", WAIT_MS, () -> Set.copyOf(c.describe(TP).isr()).equals(Set.of(1, 2, 3)));
+        PartitionRegistration recovered = c.describe(TP);
+        assertThat(recovered.recovering()).isFalse();
+        assertThat(recovered.leader()).isEqualTo(3);
+        assertThat(send("after-recovery", -1)).isEqualTo(ok(1, recovered.leaderEpoch()));
+        awaitEveryReplicaAt(2);
+        for (int id : c.brokerIds()) {
+            assertThat(values(log(id))).as("broker %d's log", id).containsExactly("both", "after-recovery");
+        }
+        assertThat(c.consume(TP, 0)).containsExactly("both", "after-recovery");
+    }
+
+    @Test
+    @DisplayName("LDR-5, ISR-7, LOG-9: min ISR 3; after a controlled shutdown broker 3 is in the ELR and a clean restart keeps"
+            + " it there (it sent its previous broker epoch); after kill -9 and a restart it is out of the ISR and, having"
+            + " restarted uncleanly, out of the ELR too; each time it rejoins the ISR by ISR-2 once it fetches again")
+    void ldr5_cleanRestartKeepsTheElrAnUncleanOneLeavesIt() {
+        ReplicationCluster c = start(Settings.FAST, Map.of("min.insync.replicas", "3"));
+        c.awaitCondition("the leader applying min.insync.replicas=3", WAIT_MS, () -> partition(1).minInsyncReplicas() == 3);
+        assertThat(send("a-0", -1)).isEqualTo(ok(0, 0));
+        awaitEveryReplicaAt(1);
+
+        assertThat(c.controlledShutdown(3)).as("broker 3 stopped cleanly").isTrue();
+        assertThat(c.describe(TP).elr()).containsExactly(3);
+        c.cutFetches(3); // so that it cannot rejoin the ISR before the controller's view is read
+        c.restart(3);
+        PartitionRegistration afterClean = c.describe(TP);
+        assertThat(afterClean.isr()).containsExactly(1, 2);
+        assertThat(afterClean.elr()).as("a clean restart keeps the ELR").containsExactly(3);
+        c.healFetches(3);
+        c.awaitCondition("broker 3 back in the ISR, as the leader has it", WAIT_MS,
+                () -> Set.copyOf(partition(1).isr()).equals(Set.of(1, 2, 3)));
+        assertThat(c.describe(TP).elr()).isEmpty();
+        assertThat(send("a-1", -1)).isEqualTo(ok(1, 0));
+
+        c.halt(3);
+        assertThat(Files.exists(c.logDir(3).resolve(CleanShutdownFile.FILE_NAME))).isFalse();
+        c.cutFetches(3);
+        c.restart(3);
+        PartitionRegistration afterUnclean = c.describe(TP);
+        assertThat(afterUnclean.isr()).as("a new incarnation leaves the ISR").containsExactly(1, 2);
+        assertThat(afterUnclean.elr()).as("an unclean restart leaves the ELR too").doesNotContain(3);
+        assertThat(afterUnclean.leader()).isEqualTo(1);
+        c.healFetches(3);
+        c.awaitCondition("broker 3 back in the ISR, as the leader has it", WAIT_MS,
+                () -> Set.copyOf(partition(1).isr()).equals(Set.of(1, 2, 3)));
+        assertThat(send("a-2", -1)).isEqualTo(ok(2, 0));
+        awaitEveryReplicaAt(3);
+        assertThat(values(log(3))).containsExactly("a-0", "a-1", "a-2");
+    }
+
+    @Test
+    @DisplayName("FET-3, FOL-6, LOG-10: a follower down while the leader deleted records before offset 8 comes back with LEO 3,"
+            + " below the leader's log start; the leader answers OFFSET_OUT_OF_RANGE and the follower starts its log"
+            + " afresh at 8, then catches up and rejoins the ISR; the other follower takes the new log start from fetches")
+    void fet3_followerBelowTheLeadersLogStartStartsAfreshThere() {
+        ReplicationCluster c = start(Settings.FAST, Map.of());
+        List<String> written = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            assertThat(send("r-" + i, -1)).isEqualTo(ok(i, 0));
+            written.add("r-" + i);
+        }
+        awaitEveryReplicaAt(3);
+        c.halt(3);
+        c.awaitCondition("broker 3 out of the ISR", WAIT_MS, () -> c.describe(TP).isr().equals(List.of(1, 2)));
+        for (int i = 3; i < 10; i++) {
+            assertThat(send("r-" + i, -1)).isEqualTo(ok(i, 0));
+            written.add("r-" + i);
+        }
+        // LOG-10: there is no DeleteRecords request; an embedder calls it on the leader's log, up to the HW.
+        assertThat(log(1).highWatermark()).isEqualTo(10);
+        log(1).deleteRecordsBefore(8);
+        assertThat(log(1).logStartOffset()).isEqualTo(8);
+        c.awaitCondition("broker 2 taking log start 8 from the leader", WAIT_MS, () -> log(2).logStartOffset() == 8);
+
+        c.restart(3);
+        c.awaitCondition("broker 3's log starting at 8 and ending at 10", WAIT_MS, () -> c.logOn(3, TP)
+                .map(l -> l.logStartOffset() == 8 && l.logEndOffset() == 10).orElse(false));
+        c.awaitCondition("broker 3 back in the ISR", WAIT_MS, () -> Set.copyOf(c.describe(TP).isr()).equals(Set.of(1, 2, 3)));
+        awaitEveryReplicaAt(10);
+        List<String> kept = written.subList(8, 10);
+        for (int id : c.brokerIds()) {
+            assertThat(values(log(id))).as("broker %d's log from its log start", id).containsExactlyElementsOf(kept);
+        }
+        assertThat(c.consume(TP, 8)).containsExactlyElementsOf(kept);
+    }
+
+    @Test
+    @DisplayName("INV-1, ISR-8, LDR-2, FOL-8, INV-3: min ISR 2; a network partition isolates the leader with an acks=all record"
+            + " in flight; that record is never acknowledged, the controller fences the leader and elects another ISR member"
+            + " in epoch 1, acks=all goes on there; the old leader rejoins, drops what only it held and converges; every"
+            + " acknowledged record is on every replica")
+    void inv1_anIsolatedLeaderLosesNoAcknowledgedRecord() {
+        ReplicationCluster c = start(Settings.FAST, Map.of("min.insync.replicas", "2"));
+        List<String> acknowledged = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            assertThat(send("a-" + i, -1)).isEqualTo(ok(i, 0));
+            acknowledged.add("a-" + i);
+        }
+        awaitEveryReplicaAt(5);
+
+        c.isolate(1);
+        CompletableFuture<ProduceOutcome> inFlight = c.produce(TP, "during", -1, 3_000);
+        int leader = awaitLeaderAmong(Set.of(2, 3));
+        PartitionRegistration p = c.describe(TP);
+        assertThat(p.leaderEpoch()).isEqualTo(1);
+        assertThat(p.isr()).doesNotContain(1);
+        for (int i = 0; i < 5; i++) {
+            assertThat(send("b-" + i, -1)).isEqualTo(ok(5 + i, 1));
+            acknowledged.add("b-" + i);
+        }
+        // Nobody could fetch it from the isolated leader, and its ISR shrink could not reach the controller.
+        assertThat(c.await(inFlight, REQUEST_TIMEOUT_MS).error()).isNotEqualTo(Errors.NONE);
+
+        c.rejoin(1);
+        c.awaitCondition("broker 1 back in the ISR", WAIT_MS, () -> Set.copyOf(c.describe(TP).isr()).equals(Set.of(1, 2, 3)));
+        awaitEveryReplicaAt(10);
+        assertThat(c.describe(TP).leader()).isEqualTo(leader);
+        for (int id : c.brokerIds()) {
+            assertThat(values(log(id))).as("broker %d's log", id).containsExactlyElementsOf(acknowledged);
+        }
+        assertThat(c.consume(TP, 0)).containsExactlyElementsOf(acknowledged);
+    }
+
+    @Test
+    @DisplayName("CTL-3, CTL-1, INV-1: the controller is killed while records are produced; acks=all goes on at the leader for"
+            + " longer than a session timeout; the restarted controller rebuilds the partition from its log and fences"
+            + " nobody (a fresh session timeout for every broker): leader, epochs and ISR unchanged, every record kept")
+    void ctl3_controllerRestartWhileProducingFencesNobody() {
+        ReplicationCluster c = start(Settings.FAST, Map.of("min.insync.replicas", "2"));
+        List<String> acknowledged = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            assertThat(send("a-" + i, -1)).isEqualTo(ok(i, 0));
+            acknowledged.add("a-" + i);
+        }
+        awaitEveryReplicaAt(3);
+        PartitionRegistration before = c.describe(TP);
+
+        c.haltController();
+        long haltedAtMs = c.nowMs();
+        int i = 0;
+        // The data path needs no controller: no ISR change is due while every follower keeps up.
+        while (c.nowMs() - haltedAtMs < Settings.FAST.sessionTimeoutMs()) {
+            assertThat(send("b-" + i, -1)).isEqualTo(ok(3 + i, 0));
+            acknowledged.add("b-" + i);
+            i++;
+            c.runFor(200);
+        }
+        c.restartController();
+        long restartedAtMs = c.nowMs();
+        assertThat(c.describe(TP)).as("CTL-1: rebuilt from the log").isEqualTo(before);
+        assertThat(send("c-0", -1)).isEqualTo(ok(acknowledged.size(), 0));
+        acknowledged.add("c-0");
+        // CTL-3: every broker's last heartbeat is more than a session timeout old; a controller that did not give
+        // each a fresh session timeout would fence them as it starts. 1.5 s covers the brokers' reconnect backoff.
+        c.runFor(Math.max(0, restartedAtMs + 1_500 - c.nowMs()));
+        PartitionRegistration after = c.describe(TP);
+        assertThat(after.leader()).isEqualTo(1);
+        assertThat(after.leaderEpoch()).isEqualTo(before.leaderEpoch());
+        assertThat(after.isr()).containsExactly(1, 2, 3);
+        assertThat(after.partitionEpoch()).as("no ISR change: nobody was fenced").isEqualTo(before.partitionEpoch());
+        awaitEveryReplicaAt(acknowledged.size());
+        assertThat(c.consume(TP, 0)).containsExactlyElementsOf(acknowledged);
+    }
+
+    @Test
+    @DisplayName("PRO-3, LDR-2, ISR-8, INV-1, FOL-8: min ISR 2; an acks=all record waits at the leader while both followers are"
+            + " cut off; the leader's controlled shutdown elects broker 2 in epoch 1; the waiting call ends"
+            + " NOT_LEADER_OR_FOLLOWER, never NONE; acks=all goes on at the new leader, and the record the old leader alone"
+            + " held is dropped when it returns; every acknowledged record is on every replica")
+    void pro3_acksAllInFlightEndsNotLeaderWhenLeadershipMoves() {
+        ReplicationCluster c = start(Settings.FAST, Map.of("min.insync.replicas", "2"));
+        List<String> acknowledged = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            assertThat(send("a-" + i, -1)).isEqualTo(ok(i, 0));
+            acknowledged.add("a-" + i);
+        }
+        awaitEveryReplicaAt(3);
+        c.cutFetches(2);
+        c.cutFetches(3);
+        CompletableFuture<ProduceOutcome> waiting = c.produce(TP, "waiting", -1, REQUEST_TIMEOUT_MS);
+        c.awaitCondition("the record in the leader's log", WAIT_MS, () -> log(1).logEndOffset() == 4);
+        assertThat(partition(1).highWatermark()).isEqualTo(3);
+        // Within replica.lag.time.max.ms of the cut: the ISR is still 1, 2, 3, so broker 2 is electable.
+        assertThat(c.controlledShutdown(1)).isTrue();
+        assertThat(c.await(waiting, REQUEST_TIMEOUT_MS * 2).error()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+        PartitionRegistration p = c.describe(TP);
+        assertThat(p.leader()).isEqualTo(2);
+        assertThat(p.leaderEpoch()).isEqualTo(1);
+
+        c.healFetches(2);
+        c.healFetches(3);
+        c.awaitCondition("the ISR 2, 3 at the new leader", WAIT_MS, () -> Set.copyOf(partition(2).isr()).equals(Set.of(2, 3)));
+        assertThat(send("b-0", -1)).isEqualTo(ok(3, 1));
+        acknowledged.add("b-0");
+        c.restart(1);
+        c.awaitCondition("broker 1 back in the ISR", WAIT_MS, () -> Set.copyOf(c.describe(TP).isr()).equals(Set.of(1, 2, 3)));
+        awaitEveryReplicaAt(4);
+        for (int id : c.brokerIds()) {
+            assertThat(values(log(id))).as("broker %d's log", id).containsExactlyElementsOf(acknowledged);
+        }
+        assertThat(c.consume(TP, 0)).containsExactlyElementsOf(acknowledged);
+    }
+
     // ==================================================================================== helpers
 
     private ProduceOutcome send(String value, int acks) {
