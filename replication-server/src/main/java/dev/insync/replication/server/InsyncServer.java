@@ -18,8 +18,8 @@ package dev.insync.replication.server;
 
 import dev.insync.replication.broker.BrokerConfig;
 import dev.insync.replication.broker.InsyncBroker;
-import dev.insync.replication.core.metadata.BrokerRegistration;
 import dev.insync.replication.controller.ratis.RatisControllerNode;
+import dev.insync.replication.core.metadata.BrokerRegistration;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.core.time.ThreadScheduler;
 import dev.insync.replication.core.time.Time;

@@ -91,7 +91,7 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
      * does not make {@link BrokerConfig} warn about them as unknown). {@code request.timeout.ms} is
      * both a network and a replication setting and stays.
      */
-    private static final Set<String> NOT_FOR_THE_BROKER = Set.of(PROCESS_ROLES, LISTENERS,
+    private static final Set<String> NOT_FOR_THE_BROKER = Set.of(PROCESS_ROLES, LISTENERS, ADVERTISED_LISTENERS,
             NetworkConfig.SOCKET_REQUEST_MAX_BYTES, NetworkConfig.QUEUED_MAX_REQUESTS,
             NetworkConfig.CONNECTIONS_MAX_IDLE_MS, NetworkConfig.NUM_NETWORK_THREADS, NetworkConfig.NUM_IO_THREADS,
             NetworkConfig.RECONNECT_BACKOFF_MS, NetworkConfig.RECONNECT_BACKOFF_MAX_MS,
