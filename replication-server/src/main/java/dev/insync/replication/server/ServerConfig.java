@@ -129,10 +129,11 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
             throw new IllegalArgumentException("Missing required configuration " + CONTROLLER_ENDPOINTS
                     + " (id@host:port of every controller node's listener) for " + PROCESS_ROLES + "=broker");
         }
-        if (roles.contains(ProcessRole.BROKER) && isWildcard(advertisedListener.orElse(listener).host())) {
+        String advertisedHost = advertised(nodeId, advertisedListener, brokerAddresses, listener).host();
+        if (roles.contains(ProcessRole.BROKER) && isWildcard(advertisedHost)) {
             // As Kafka: nobody can dial the meta-address, and it would be what this broker registers (LDR-4).
             throw new IllegalArgumentException("Broker " + nodeId + " would advertise the non-routable address "
-                    + advertisedListener.orElse(listener).host() + ": set " + ADVERTISED_LISTENERS
+                    + advertisedHost + ": set " + ADVERTISED_LISTENERS
                     + " to the address other brokers and clients reach (" + LISTENERS + " may bind every interface)");
         }
         if (listener.isTls() != ssl.isPresent()) {
@@ -278,11 +279,23 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
     }
 
     /**
-     * What this broker registers (LDR-4): {@code advertised.listeners}, else {@code listeners} as
-     * bound ({@code bound} has the real port when 0 was asked).
+     * What this broker registers (LDR-4): {@code advertised.listeners}; else, for a file written
+     * for the old table, this node's own {@code insync.broker.addresses} entry (which was its
+     * advertised address); else {@code listeners} as bound ({@code bound} has the real port when 0
+     * was asked).
      */
     public Listener advertised(Listener bound) {
-        return advertisedListener.orElse(bound);
+        return advertised(nodeId, advertisedListener, brokerAddresses, bound);
+    }
+
+    private static Listener advertised(int nodeId, Optional<Listener> advertisedListener, NodeAddresses brokerAddresses,
+                                       Listener bound) {
+        if (advertisedListener.isPresent()) {
+            return advertisedListener.get();
+        }
+        return brokerAddresses.address(nodeId)
+                .map(a -> new Listener(bound.securityProtocol(), a.getHostString(), a.getPort()))
+                .orElse(bound);
     }
 
     /** {@code broker,controller} as {@code process.roles} writes it. */

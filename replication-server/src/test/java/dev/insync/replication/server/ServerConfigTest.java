@@ -90,6 +90,11 @@ class ServerConfigTest {
         assertRefused(with(broker(), "listeners", "PLAINTEXT://0.0.0.0:9092"), "advertised.listeners");
         assertRefused(with(with(broker(), "listeners", "PLAINTEXT://0.0.0.0:9092"), "advertised.listeners",
                 "PLAINTEXT://0.0.0.0:9092"), "advertised.listeners");
+        // A file written for the deprecated table: this node's own entry was its advertised address.
+        Map<String, Object> legacy = with(broker(), "listeners", "PLAINTEXT://0.0.0.0:9092");
+        legacy.put("insync.broker.addresses", "1@broker-1.example:9092,2@broker-2.example:9092");
+        ServerConfig old = ServerConfig.fromProperties(legacy);
+        assertThat(old.advertised(old.listener())).isEqualTo(new Listener("PLAINTEXT", "broker-1.example", 9092));
         assertRefused(with(broker(), "advertised.listeners", "SSL://h:1"), "advertised.listeners");
         assertRefused(with(broker(), "advertised.listeners", "PLAINTEXT://h:0"), "advertised.listeners");
         assertRefused(with(broker(), "advertised.listeners", "PLAINTEXT://h:1,PLAINTEXT://g:2"), "advertised.listeners");
