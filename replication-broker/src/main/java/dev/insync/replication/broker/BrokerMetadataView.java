@@ -40,8 +40,8 @@ import java.util.function.Supplier;
  * ELR: what {@code kafka-topics --describe} prints): the cluster metadata this broker has applied,
  * read from its {@link MetadataFollower}'s image, so it is exactly what the broker acts on. Before
  * the initial load it is empty at offset -1. Thread-safe; every call sees one consistent image.
- * A network binding adapts it to its wire format (replication-netty's {@code MetadataView}, with
- * the broker endpoints it knows).
+ * A network binding adapts it to its wire format (replication-netty's {@code MetadataView}), listing
+ * each broker at the endpoints its registration carries ({@link BrokerRegistration#endpoints()}, LDR-4).
  */
 public final class BrokerMetadataView {
 

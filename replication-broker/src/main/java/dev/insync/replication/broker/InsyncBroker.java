@@ -21,6 +21,7 @@ import dev.insync.replication.controller.channel.QuorumControllerChannel;
 import dev.insync.replication.core.broker.BrokerLifecycleManager;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.core.metadata.follower.MetadataChannel;
 import dev.insync.replication.core.metadata.follower.MetadataFollower;
 import dev.insync.replication.core.metrics.ReplicationMetrics;
@@ -119,6 +120,7 @@ public final class InsyncBroker implements AutoCloseable {
     private final ReplicationMetrics metrics;
     private final LogDirFailureListener embedderListener;
     private final MetadataFollower.Settings followerSettings;
+    private final List<Endpoint> advertisedEndpoints;
 
     private final Object lock = new Object();
     private final CompletableFuture<Void> serving = new CompletableFuture<>();
@@ -152,6 +154,7 @@ public final class InsyncBroker implements AutoCloseable {
         this.metrics = b.metrics;
         this.embedderListener = b.logDirFailureListener;
         this.followerSettings = b.followerSettings;
+        this.advertisedEndpoints = b.advertisedEndpoints;
     }
 
     /**
@@ -233,6 +236,8 @@ public final class InsyncBroker implements AutoCloseable {
                 .metadataOffset(() -> follower == null ? -1 : follower.appliedOffset())
                 // Contract §9: every heartbeat lists the replicas on failed log directories.
                 .offlineReplicas(() -> replicaManager == null ? List.of() : replicaManager.offlineReplicas())
+                // LDR-4: other brokers and clients learn where this one listens from its registration.
+                .endpoints(advertisedEndpoints)
                 .build();
         replicaManager = ReplicaManager.builder(id).config(replication).logDirectories(dirs).scheduler(s)
                 .transport(transport).controller(controllerChannel).brokerEpoch(lifecycle::brokerEpoch)
@@ -624,6 +629,7 @@ public final class InsyncBroker implements AutoCloseable {
         private ReplicationMetrics metrics = ReplicationMetrics.NOOP;
         private LogDirFailureListener logDirFailureListener = LogDirFailureListener.NONE;
         private MetadataFollower.Settings followerSettings = MetadataFollower.Settings.DEFAULT;
+        private List<Endpoint> advertisedEndpoints = List.of();
 
         private Builder(BrokerConfig config) {
             this.config = config;
@@ -656,6 +662,18 @@ public final class InsyncBroker implements AutoCloseable {
             this.controllerChannel = Objects.requireNonNull(controller, "controller");
             this.metadataChannel = Objects.requireNonNull(metadata, "metadata");
             this.controllerEndpoints = null;
+            return this;
+        }
+
+        /**
+         * LDR-4: the listeners this broker advertises (Kafka's {@code advertised.listeners}), carried
+         * by every registration so that other brokers' fetchers and clients find it through metadata.
+         * Default none (the in-memory network dials broker ids, not addresses).
+         *
+         * @throws IllegalArgumentException for more than {@link Endpoint#MAX_ENDPOINTS} or a repeated listener name
+         */
+        public Builder advertisedEndpoints(List<Endpoint> endpoints) {
+            this.advertisedEndpoints = Endpoint.checkedList(config.nodeId(), endpoints);
             return this;
         }
 

@@ -119,7 +119,8 @@ public final class InTestController implements ControllerChannel {
     }
 
     @Override
-    public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch) {
+    public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch,
+                                                  java.util.List<dev.insync.replication.core.metadata.Endpoint> endpoints) {
         return CompletableFuture.completedFuture(1L);
     }
 

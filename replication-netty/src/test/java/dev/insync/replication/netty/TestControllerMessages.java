@@ -24,6 +24,7 @@ import dev.insync.replication.controller.api.TopicDescription;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.BrokerRegistration;
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
 import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.core.metadata.MetadataDelta;
@@ -61,7 +62,24 @@ public final class TestControllerMessages {
     }
 
     public static RegisterBrokerRequest registerBrokerRequest(Random r) {
-        return new RegisterBrokerRequest(r.nextInt(1000), r.nextBoolean() ? -1 : r.nextLong());
+        int id = r.nextInt(1000);
+        return new RegisterBrokerRequest(id, r.nextBoolean() ? -1 : r.nextLong(), endpoints(r));
+    }
+
+    /** LDR-4: 0 to 3 endpoints with distinct names; hosts up to the 255-byte bound. */
+    public static List<Endpoint> endpoints(Random r) {
+        int n = r.nextInt(4);
+        List<Endpoint> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String host = switch (r.nextInt(3)) {
+                case 0 -> "127.0.0." + r.nextInt(256);
+                case 1 -> "h".repeat(Endpoint.MAX_STRING_BYTES);
+                default -> "broker-" + r.nextInt(100) + ".example";
+            };
+            out.add(new Endpoint(i == 0 ? "PLAINTEXT" : "L" + i, r.nextBoolean() ? "PLAINTEXT" : "SSL", host,
+                    1 + r.nextInt(65535)));
+        }
+        return out;
     }
 
     public static RegisterBrokerResponse registerBrokerResponse(Random r) {
@@ -120,11 +138,11 @@ public final class TestControllerMessages {
         return out;
     }
 
-    static List<BrokerRegistration> brokers(Random r) {
+    public static List<BrokerRegistration> brokers(Random r) {
         List<BrokerRegistration> out = new ArrayList<>();
         int n = r.nextInt(3);
         for (int i = 0; i < n; i++) {
-            out.add(new BrokerRegistration(r.nextInt(10), r.nextLong(), r.nextBoolean(), r.nextBoolean()));
+            out.add(new BrokerRegistration(r.nextInt(10), r.nextLong(), r.nextBoolean(), r.nextBoolean(), endpoints(r)));
         }
         return out;
     }

@@ -45,7 +45,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.IntFunction;
+import java.util.function.Function;
 
 /**
  * The Netty binding of an {@code InsyncBroker}'s request server (seam (c) of docs/broker.md). The
@@ -58,21 +58,22 @@ import java.util.function.IntFunction;
  * (FOL-6), a client refreshes its metadata and retries; nothing is appended) and Metadata shows an
  * empty cluster, as a KRaft broker that has not enabled request processing serves nothing.
  *
- * <p>Metadata answers list the registered brokers at their advertised addresses
- * ({@code insync.broker.addresses}; a broker without one is left out) and the active controller
- * as the broker's controller client last learned it.
+ * <p>Metadata answers list the registered brokers at their advertised addresses (LDR-4: the
+ * endpoint each registration carries, unless the deprecated {@code insync.broker.addresses}
+ * names the broker; a broker without either is left out) and the active controller as the
+ * broker's controller client last learned it.
  */
 final class BrokerApiGate implements RequestServer {
 
     private final int brokerId;
-    private final IntFunction<Optional<InetSocketAddress>> advertisedAddresses;
+    private final Function<BrokerRegistration, Optional<InetSocketAddress>> advertisedAddresses;
     private final AtomicReference<BrokerRequestHandlers> open = new AtomicReference<>();
 
     /**
      * @param brokerId            the broker's id (in errors)
-     * @param advertisedAddresses where clients reach each broker, for Metadata answers
+     * @param advertisedAddresses where clients reach each registered broker, for Metadata answers
      */
-    BrokerApiGate(int brokerId, IntFunction<Optional<InetSocketAddress>> advertisedAddresses) {
+    BrokerApiGate(int brokerId, Function<BrokerRegistration, Optional<InetSocketAddress>> advertisedAddresses) {
         this.brokerId = brokerId;
         this.advertisedAddresses = Objects.requireNonNull(advertisedAddresses, "advertisedAddresses");
     }
@@ -135,7 +136,7 @@ final class BrokerApiGate implements RequestServer {
         public List<BrokerEndpoint> brokers() {
             List<BrokerEndpoint> out = new ArrayList<>();
             for (BrokerRegistration b : view().map(BrokerMetadataView::brokers).orElse(List.of())) {
-                advertisedAddresses.apply(b.brokerId()).ifPresent(a ->
+                advertisedAddresses.apply(b).ifPresent(a ->
                         out.add(new BrokerEndpoint(b.brokerId(), a.getHostString(), a.getPort())));
             }
             return out;

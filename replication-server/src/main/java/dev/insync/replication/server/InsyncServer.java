@@ -19,6 +19,7 @@ package dev.insync.replication.server;
 import dev.insync.replication.broker.BrokerConfig;
 import dev.insync.replication.broker.InsyncBroker;
 import dev.insync.replication.controller.ratis.RatisControllerNode;
+import dev.insync.replication.core.metadata.BrokerRegistration;
 import dev.insync.replication.core.time.Scheduler;
 import dev.insync.replication.core.time.ThreadScheduler;
 import dev.insync.replication.core.time.Time;
@@ -56,16 +57,20 @@ import java.util.function.Function;
  * <ul>
  *   <li>{@code broker}: an {@link InsyncBroker} bound to TCP: a {@link NettyServer} on
  *       {@code listeners} serving its Fetch, Produce and Metadata once it can serve, a
- *       {@link NettyReplicaTransport} for its fetchers (leaders are dialled at
- *       {@code insync.broker.addresses}), and one {@link NettyControllerApi} per controller node of
- *       {@code insync.controller.endpoints};</li>
+ *       {@link NettyReplicaTransport} for its fetchers, and one {@link NettyControllerApi} per
+ *       controller node of {@code insync.controller.endpoints}. The broker registers its
+ *       {@code advertised.listeners} (default: {@code listeners} as bound) and every broker learns
+ *       the others' from metadata (LDR-4): fetchers dial a leader at the endpoint its current
+ *       registration carries, and Metadata answers list those endpoints, so no process needs an
+ *       address table. The deprecated {@code insync.broker.addresses}, where it has an entry, still
+ *       wins over metadata;</li>
  *   <li>{@code controller}: a {@link RatisControllerNode} (a {@code QuorumController} on a Ratis
  *       metadata log, its peers in {@code controller.quorum.voters}) whose apis the same listener
  *       serves ({@link ControllerApiHandlers});</li>
  *   <li>{@code broker,controller}: both, on one listener (their api keys differ).</li>
  * </ul>
  * Every connection this process opens to node {@code n} goes to {@code insync.connect.overrides}'
- * entry for {@code n} when there is one (a test harness's proxy), else to the tables above.
+ * entry for {@code n} when there is one (a test harness's proxy), else to the addresses above.
  *
  * <pre>{@code
  * InsyncServer server = InsyncServer.builder(props).build();
@@ -181,7 +186,7 @@ public final class InsyncServer implements AutoCloseable {
         }
         BrokerApiGate gate = null;
         if (config.has(ProcessRole.BROKER)) {
-            gate = new BrokerApiGate(id, config.brokerAddresses()::address);
+            gate = new BrokerApiGate(id, this::advertisedAddress);
             gate.register(apis);
         }
         NettyServer.Builder sb = NettyServer.builder().name("node-" + id)
@@ -199,7 +204,7 @@ public final class InsyncServer implements AutoCloseable {
         }
         BrokerConfig brokerConfig = config.broker().orElseThrow();
         transport = new NettyReplicaTransport(id, brokerConfig.replication().numReplicaFetchers(),
-                brokerId -> config.dialAddressOfBroker(brokerId).map(InsyncServer::resolved), client);
+                brokerId -> dialAddressOfBroker(brokerId).map(InsyncServer::resolved), client);
         Map<Integer, NettyControllerApi> endpoints = new TreeMap<>();
         for (int controllerId : config.controllerEndpoints().asMap().keySet()) {
             NettyControllerApi api = new NettyControllerApi(controllerId,
@@ -207,7 +212,14 @@ public final class InsyncServer implements AutoCloseable {
             endpoints.put(controllerId, api);
             controllerApis.add(api);
         }
+        Listener advertised = config.advertised(boundListener);
+        if (!config.brokerAddresses().isEmpty()) {
+            LOG.warn("Node {}: {} is deprecated: brokers register their {} (here {}) and find each other in metadata;"
+                    + " its entries still win over the registered endpoints", id, ServerConfig.BROKER_ADDRESSES,
+                    ServerConfig.ADVERTISED_LISTENERS, advertised);
+        }
         broker = InsyncBroker.builder(brokerConfig).transport(transport).controllerEndpoints(endpoints)
+                .advertisedEndpoints(List.of(advertised.endpoint()))
                 .requestServer(gate).fileSync(fileSyncs).build();
         InsyncBroker b = broker;
         b.stopped().whenComplete((v, e) -> onBrokerStopped(b));
@@ -246,6 +258,36 @@ public final class InsyncServer implements AutoCloseable {
             task[0] = networkScheduler.schedulePeriodically(networkScheduler.newSerialExecutor("node-" + id + "-ready"),
                     check, 0, UNFENCED_CHECK_INTERVAL_MS);
         }
+    }
+
+    /**
+     * Where this process dials broker {@code brokerId}, asked on every connection attempt: its
+     * {@code insync.connect.overrides} entry, else its {@code insync.broker.addresses} entry, else
+     * (LDR-4) the endpoint its current registration advertised, as this broker's applied metadata
+     * shows it, so a broker restarted on another port is reached there once it re-registered.
+     */
+    private Optional<InetSocketAddress> dialAddressOfBroker(int brokerId) {
+        Optional<InetSocketAddress> configured = config.dialAddressOfBroker(brokerId);
+        if (configured.isPresent()) {
+            return configured;
+        }
+        InsyncBroker b = broker;
+        return b == null ? Optional.empty() : b.metadataView().broker(brokerId).flatMap(this::registeredAddress);
+    }
+
+    /**
+     * Where clients reach a broker, for Metadata answers: its {@code insync.broker.addresses} entry
+     * if it has one, else the endpoint it registered (LDR-4); empty for a broker that registered none.
+     */
+    private Optional<InetSocketAddress> advertisedAddress(BrokerRegistration registration) {
+        Optional<InetSocketAddress> configured = config.brokerAddresses().address(registration.brokerId());
+        return configured.isPresent() ? configured : registeredAddress(registration);
+    }
+
+    /** The registration's endpoint on this process's listener (the same name), else its first. */
+    private Optional<InetSocketAddress> registeredAddress(BrokerRegistration registration) {
+        return registration.endpoint(config.listener().securityProtocol())
+                .map(e -> InetSocketAddress.createUnresolved(e.host(), e.port()));
     }
 
     /** A fresh resolution on every connection attempt (a name may move). */

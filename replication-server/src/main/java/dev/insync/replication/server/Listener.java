@@ -16,6 +16,8 @@
 
 package dev.insync.replication.server;
 
+import dev.insync.replication.core.metadata.Endpoint;
+
 import java.net.InetSocketAddress;
 import java.util.Locale;
 
@@ -47,22 +49,31 @@ public record Listener(String securityProtocol, String host, int port) {
      * @throws IllegalArgumentException naming the property
      */
     public static Listener parse(String value) {
+        return parse(ServerConfig.LISTENERS, value);
+    }
+
+    /**
+     * Parses {@code property} ({@code listeners} or {@code advertised.listeners}) as one listener.
+     *
+     * @throws IllegalArgumentException naming the property
+     */
+    public static Listener parse(String property, String value) {
         String v = value.trim();
         if (v.contains(",")) {
-            throw new IllegalArgumentException("Invalid value '" + value + "' for configuration " + ServerConfig.LISTENERS
+            throw new IllegalArgumentException("Invalid value '" + value + "' for configuration " + property
                     + ": one listener only (it serves every role of the process)");
         }
         int sep = v.indexOf("://");
         if (sep <= 0) {
-            throw new IllegalArgumentException("Invalid value '" + value + "' for configuration " + ServerConfig.LISTENERS
+            throw new IllegalArgumentException("Invalid value '" + value + "' for configuration " + property
                     + ": expected PLAINTEXT://host:port or SSL://host:port");
         }
         String protocol = v.substring(0, sep).toUpperCase(Locale.ROOT);
         if (!protocol.equals(PLAINTEXT) && !protocol.equals(SSL)) {
-            throw new IllegalArgumentException("Invalid value '" + value + "' for configuration " + ServerConfig.LISTENERS
+            throw new IllegalArgumentException("Invalid value '" + value + "' for configuration " + property
                     + ": the listener name must be PLAINTEXT or SSL (listener.security.protocol.map is not supported)");
         }
-        InetSocketAddress a = NodeAddresses.hostPort(ServerConfig.LISTENERS, v, v.substring(sep + 3), true);
+        InetSocketAddress a = NodeAddresses.hostPort(property, v, v.substring(sep + 3), true);
         return new Listener(protocol, a.getHostString(), a.getPort());
     }
 
@@ -74,6 +85,14 @@ public record Listener(String securityProtocol, String host, int port) {
     /** This listener on another port (the bound one when 0 was asked). */
     public Listener withPort(int boundPort) {
         return new Listener(securityProtocol, host, boundPort);
+    }
+
+    /**
+     * LDR-4: this listener as a broker registration carries it. There is one listener per process,
+     * named by its security protocol, so the name and the protocol are the same word.
+     */
+    public Endpoint endpoint() {
+        return new Endpoint(securityProtocol, securityProtocol, host, port);
     }
 
     /** {@code PLAINTEXT://host:port}. */

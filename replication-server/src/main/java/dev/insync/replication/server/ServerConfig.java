@@ -37,9 +37,10 @@ import java.util.stream.Collectors;
  * properties, so that a bad file is refused before anything opens (the CLI's exit code 2). What
  * each role reads:
  * <ul>
- *   <li>the process: {@code node.id}, {@code process.roles}, {@code listeners}, the network and TLS
- *       settings ({@link NetworkConfig}, {@link SslConfig}, {@link BrokerPrincipals}),
- *       {@code insync.controller.endpoints}, {@code insync.broker.addresses},
+ *   <li>the process: {@code node.id}, {@code process.roles}, {@code listeners},
+ *       {@code advertised.listeners}, the network and TLS settings ({@link NetworkConfig},
+ *       {@link SslConfig}, {@link BrokerPrincipals}), {@code insync.controller.endpoints},
+ *       {@code insync.broker.addresses} (deprecated),
  *       {@code insync.connect.overrides}, {@code insync.controlled.shutdown.timeout.ms};</li>
  *   <li>the broker role: {@link BrokerConfig} ({@code log.dirs} and every replication setting);</li>
  *   <li>the controller role: {@link RatisControllerConfig} ({@code controller.quorum.voters},
@@ -50,10 +51,13 @@ import java.util.stream.Collectors;
  * @param nodeId                        {@code node.id}: the broker id and/or the controller node id
  * @param roles                         {@code process.roles}
  * @param listener                      {@code listeners}: the one listener, serving every role
+ * @param advertisedListener            {@code advertised.listeners}: where others reach it, if not at
+ *                                      {@code listeners} (a broker registers it, LDR-4)
  * @param controllerEndpoints           {@code insync.controller.endpoints}: where each controller node's
  *                                      listener is, {@code id@host:port,...} (required for a broker)
- * @param brokerAddresses               {@code insync.broker.addresses}: where each broker's listener is (its
- *                                      advertised address: what fetchers dial and what Metadata lists)
+ * @param brokerAddresses               {@code insync.broker.addresses} (deprecated): a static table of brokers'
+ *                                      advertised addresses that, where it has an entry, wins over the
+ *                                      endpoints brokers registered (what fetchers dial and Metadata lists)
  * @param connectOverrides              {@code insync.connect.overrides}: the address this process dials for a
  *                                      node instead (a proxy), by node id, for broker and controller links
  * @param controlledShutdownTimeoutMs   {@code insync.controlled.shutdown.timeout.ms}: the longest a controlled
@@ -64,7 +68,8 @@ import java.util.stream.Collectors;
  * @param broker                        the broker role's settings, if it has the role
  * @param controller                    the controller role's settings, if it has the role
  */
-public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener, NodeAddresses controllerEndpoints,
+public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener, Optional<Listener> advertisedListener,
+                           NodeAddresses controllerEndpoints,
                            NodeAddresses brokerAddresses, NodeAddresses connectOverrides,
                            long controlledShutdownTimeoutMs, NetworkConfig network, Optional<SslConfig> ssl,
                            BrokerPrincipals principals, Optional<BrokerConfig> broker,
@@ -86,7 +91,7 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
      * does not make {@link BrokerConfig} warn about them as unknown). {@code request.timeout.ms} is
      * both a network and a replication setting and stays.
      */
-    private static final Set<String> NOT_FOR_THE_BROKER = Set.of(PROCESS_ROLES, LISTENERS,
+    private static final Set<String> NOT_FOR_THE_BROKER = Set.of(PROCESS_ROLES, LISTENERS, ADVERTISED_LISTENERS,
             NetworkConfig.SOCKET_REQUEST_MAX_BYTES, NetworkConfig.QUEUED_MAX_REQUESTS,
             NetworkConfig.CONNECTIONS_MAX_IDLE_MS, NetworkConfig.NUM_NETWORK_THREADS, NetworkConfig.NUM_IO_THREADS,
             NetworkConfig.RECONNECT_BACKOFF_MS, NetworkConfig.RECONNECT_BACKOFF_MAX_MS,
@@ -97,6 +102,17 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
     public ServerConfig {
         roles = Collections.unmodifiableSet(EnumSet.copyOf(roles));
         Objects.requireNonNull(listener, LISTENERS);
+        Objects.requireNonNull(advertisedListener, ADVERTISED_LISTENERS);
+        advertisedListener.ifPresent(a -> {
+            if (!a.securityProtocol().equals(listener.securityProtocol())) {
+                throw new IllegalArgumentException("Configuration " + ADVERTISED_LISTENERS + " (" + a + ") and "
+                        + LISTENERS + " (" + listener + ") name different listeners: advertise the one listener");
+            }
+            if (a.port() == 0) {
+                throw new IllegalArgumentException("Invalid value " + a + " for configuration " + ADVERTISED_LISTENERS
+                        + ": the port others dial cannot be 0");
+            }
+        });
         Objects.requireNonNull(controllerEndpoints, CONTROLLER_ENDPOINTS);
         Objects.requireNonNull(brokerAddresses, BROKER_ADDRESSES);
         Objects.requireNonNull(connectOverrides, CONNECT_OVERRIDES);
@@ -112,6 +128,13 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
         if (roles.contains(ProcessRole.BROKER) && controllerEndpoints.isEmpty()) {
             throw new IllegalArgumentException("Missing required configuration " + CONTROLLER_ENDPOINTS
                     + " (id@host:port of every controller node's listener) for " + PROCESS_ROLES + "=broker");
+        }
+        String advertisedHost = advertised(nodeId, advertisedListener, brokerAddresses, listener).host();
+        if (roles.contains(ProcessRole.BROKER) && isWildcard(advertisedHost)) {
+            // As Kafka: nobody can dial the meta-address, and it would be what this broker registers (LDR-4).
+            throw new IllegalArgumentException("Broker " + nodeId + " would advertise the non-routable address "
+                    + advertisedHost + ": set " + ADVERTISED_LISTENERS
+                    + " to the address other brokers and clients reach (" + LISTENERS + " may bind every interface)");
         }
         if (listener.isTls() != ssl.isPresent()) {
             throw new IllegalArgumentException("Configuration " + LISTENERS + " (" + listener + ") and "
@@ -131,6 +154,10 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
             throw new IllegalArgumentException("Invalid value " + controlledShutdownTimeoutMs + " for configuration "
                     + CONTROLLED_SHUTDOWN_TIMEOUT_MS + ": must be at least 1");
         }
+    }
+
+    private static boolean isWildcard(String host) {
+        return host.equals("0.0.0.0") || host.equals("::") || host.equals("0:0:0:0:0:0:0:0");
     }
 
     private static boolean sameAddress(InetSocketAddress a, InetSocketAddress b) {
@@ -160,12 +187,10 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
                     + ": must be at least 0");
         }
         Set<ProcessRole> roles = ProcessRole.parse(required(props, PROCESS_ROLES));
-        if (props.get(ADVERTISED_LISTENERS) != null) {
-            // Registrations carry no endpoints yet: what others dial is the static table.
-            throw new IllegalArgumentException("Configuration " + ADVERTISED_LISTENERS + " is not supported: list this"
-                    + " broker's advertised address in " + BROKER_ADDRESSES + " (the same table in every process)");
-        }
         Listener listener = Listener.parse(required(props, LISTENERS));
+        String advertised = string(props, ADVERTISED_LISTENERS);
+        Optional<Listener> advertisedListener = advertised == null || advertised.isBlank() ? Optional.empty()
+                : Optional.of(Listener.parse(ADVERTISED_LISTENERS, advertised));
         Map<String, Object> netProps = new LinkedHashMap<>(props);
         Object protocol = props.get(SslConfig.SECURITY_PROTOCOL);
         if (protocol != null && !protocol.toString().trim().equalsIgnoreCase(listener.securityProtocol())) {
@@ -191,7 +216,7 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
             controllerProps.put(RatisControllerConfig.PROCESS_ROLES, "controller");
             controller = Optional.of(RatisControllerConfig.fromProperties(controllerProps));
         }
-        return new ServerConfig(nodeId, roles, listener,
+        return new ServerConfig(nodeId, roles, listener, advertisedListener,
                 NodeAddresses.parse(CONTROLLER_ENDPOINTS, string(props, CONTROLLER_ENDPOINTS)),
                 NodeAddresses.parse(BROKER_ADDRESSES, string(props, BROKER_ADDRESSES)),
                 NodeAddresses.parse(CONNECT_OVERRIDES, string(props, CONNECT_OVERRIDES)),
@@ -237,7 +262,11 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
         return roles.contains(role);
     }
 
-    /** The address this process dials for broker {@code id}: its override, else its entry in {@code insync.broker.addresses}. */
+    /**
+     * The address this process is told to dial for broker {@code id}: its override, else its entry
+     * in {@code insync.broker.addresses} (deprecated); empty when the broker's registration is to
+     * say (LDR-4, {@link InsyncServer}).
+     */
     public Optional<InetSocketAddress> dialAddressOfBroker(int id) {
         Optional<InetSocketAddress> o = connectOverrides.address(id);
         return o.isPresent() ? o : brokerAddresses.address(id);
@@ -247,6 +276,26 @@ public record ServerConfig(int nodeId, Set<ProcessRole> roles, Listener listener
     public Optional<InetSocketAddress> dialAddressOfController(int id) {
         Optional<InetSocketAddress> o = connectOverrides.address(id);
         return o.isPresent() ? o : controllerEndpoints.address(id);
+    }
+
+    /**
+     * What this broker registers (LDR-4): {@code advertised.listeners}; else, for a file written
+     * for the old table, this node's own {@code insync.broker.addresses} entry (which was its
+     * advertised address); else {@code listeners} as bound ({@code bound} has the real port when 0
+     * was asked).
+     */
+    public Listener advertised(Listener bound) {
+        return advertised(nodeId, advertisedListener, brokerAddresses, bound);
+    }
+
+    private static Listener advertised(int nodeId, Optional<Listener> advertisedListener, NodeAddresses brokerAddresses,
+                                       Listener bound) {
+        if (advertisedListener.isPresent()) {
+            return advertisedListener.get();
+        }
+        return brokerAddresses.address(nodeId)
+                .map(a -> new Listener(bound.securityProtocol(), a.getHostString(), a.getPort()))
+                .orElse(bound);
     }
 
     /** {@code broker,controller} as {@code process.roles} writes it. */

@@ -82,6 +82,13 @@ public final class ClusterLayout {
         return brokerListeners.get(id);
     }
 
+    /** Moves broker {@code id} to another free port (its next {@link #broker} listens there); returns it. */
+    public InetSocketAddress rebindBroker(int id) {
+        InetSocketAddress moved = new InetSocketAddress("127.0.0.1", freePort());
+        brokerListeners.put(id, moved);
+        return moved;
+    }
+
     public Path brokerLogDir(int id) {
         return root.resolve("broker-" + id);
     }
@@ -95,7 +102,7 @@ public final class ClusterLayout {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("node.id", Integer.toString(id));
         p.put("insync.controller.endpoints", table(controllerListeners));
-        p.put("insync.broker.addresses", table(brokerListeners));
+        // No insync.broker.addresses: brokers register their listeners and learn each other's from metadata (LDR-4).
         p.put("broker.session.timeout.ms", Long.toString(SESSION_TIMEOUT_MS));
         p.put("broker.heartbeat.interval.ms", "300");
         p.put("num.network.threads", "1");

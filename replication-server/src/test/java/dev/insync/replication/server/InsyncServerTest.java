@@ -78,7 +78,6 @@ class InsyncServerTest {
         p.put("metadata.log.dir", root.resolve("meta").toString());
         p.put("log.dirs", root.resolve("data").toString());
         p.put("insync.controller.endpoints", "1@127.0.0.1:" + port);
-        p.put("insync.broker.addresses", "1@127.0.0.1:" + port);
         p.put("controller.quorum.election.timeout.ms", "500");
         p.put("broker.heartbeat.interval.ms", "300");
         InsyncServer s = start(p);

@@ -36,7 +36,6 @@ class ServerConfigTest {
         p.put("listeners", "PLAINTEXT://127.0.0.1:9092");
         p.put("log.dirs", "/tmp/insync-config-test/b1");
         p.put("insync.controller.endpoints", "101@127.0.0.1:9093");
-        p.put("insync.broker.addresses", "1@127.0.0.1:9092,2@127.0.0.1:9094");
         return p;
     }
 
@@ -62,12 +61,49 @@ class ServerConfigTest {
     @Test
     @DisplayName("insync.connect.overrides wins over the address tables, for brokers and controllers alike")
     void overridesWinForEveryLink() {
-        ServerConfig c = ServerConfig.fromProperties(with(broker(), "insync.connect.overrides",
-                "2@127.0.0.1:41002,101@127.0.0.1:41101"));
+        Map<String, Object> p = with(broker(), "insync.connect.overrides", "2@127.0.0.1:41002,101@127.0.0.1:41101");
+        p.put("insync.broker.addresses", "1@127.0.0.1:9092,2@127.0.0.1:9094");
+        ServerConfig c = ServerConfig.fromProperties(p);
         assertThat(c.dialAddressOfBroker(2)).hasValue(InetSocketAddress.createUnresolved("127.0.0.1", 41002));
         assertThat(c.dialAddressOfBroker(1)).hasValue(InetSocketAddress.createUnresolved("127.0.0.1", 9092));
         assertThat(c.dialAddressOfController(101)).hasValue(InetSocketAddress.createUnresolved("127.0.0.1", 41101));
         assertThat(c.dialAddressOfBroker(3)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("LDR-4 a broker advertises advertised.listeners, else listeners as bound; without insync.broker.addresses it is told no broker's address")
+    void advertisedListeners() {
+        ServerConfig plain = ServerConfig.fromProperties(broker());
+        assertThat(plain.brokerAddresses().isEmpty()).isTrue();
+        assertThat(plain.dialAddressOfBroker(2)).as("left to the registrations").isEmpty();
+        Listener bound = plain.listener().withPort(41000);
+        assertThat(plain.advertised(bound)).isEqualTo(bound);
+        assertThat(plain.advertised(bound).endpoint())
+                .isEqualTo(new dev.insync.replication.core.metadata.Endpoint("PLAINTEXT", "PLAINTEXT", "127.0.0.1", 41000));
+
+        Map<String, Object> p = with(broker(), "listeners", "PLAINTEXT://0.0.0.0:0");
+        p.put("advertised.listeners", "PLAINTEXT://broker-1.example:19092");
+        ServerConfig wildcard = ServerConfig.fromProperties(p);
+        assertThat(wildcard.advertised(wildcard.listener().withPort(5))).isEqualTo(
+                new Listener("PLAINTEXT", "broker-1.example", 19092));
+        // Nobody can dial 0.0.0.0, so a broker must name what it advertises (Kafka refuses it too).
+        assertRefused(with(broker(), "listeners", "PLAINTEXT://0.0.0.0:9092"), "advertised.listeners");
+        assertRefused(with(with(broker(), "listeners", "PLAINTEXT://0.0.0.0:9092"), "advertised.listeners",
+                "PLAINTEXT://0.0.0.0:9092"), "advertised.listeners");
+        // A file written for the deprecated table: this node's own entry was its advertised address.
+        Map<String, Object> legacy = with(broker(), "listeners", "PLAINTEXT://0.0.0.0:9092");
+        legacy.put("insync.broker.addresses", "1@broker-1.example:9092,2@broker-2.example:9092");
+        ServerConfig old = ServerConfig.fromProperties(legacy);
+        assertThat(old.advertised(old.listener())).isEqualTo(new Listener("PLAINTEXT", "broker-1.example", 9092));
+        assertRefused(with(broker(), "advertised.listeners", "SSL://h:1"), "advertised.listeners");
+        assertRefused(with(broker(), "advertised.listeners", "PLAINTEXT://h:0"), "advertised.listeners");
+        assertRefused(with(broker(), "advertised.listeners", "PLAINTEXT://h:1,PLAINTEXT://g:2"), "advertised.listeners");
+        // A controller-only process advertises nothing: binding every interface is fine there.
+        Map<String, Object> controller = with(broker(), "process.roles", "controller");
+        controller.put("listeners", "PLAINTEXT://0.0.0.0:0");
+        controller.put("controller.quorum.voters", "1@127.0.0.1:9193");
+        controller.put("metadata.log.dir", "/tmp/insync-config-test/m1");
+        assertThat(ServerConfig.fromProperties(controller).has(ProcessRole.BROKER)).isFalse();
     }
 
     @Test
@@ -90,7 +126,6 @@ class ServerConfigTest {
         assertRefused(with(broker(), "process.roles", null), "process.roles");
         assertRefused(with(broker(), "process.roles", "broker,observer"), "process.roles");
         assertRefused(with(broker(), "listeners", null), "listeners");
-        assertRefused(with(broker(), "advertised.listeners", "PLAINTEXT://h:1"), "advertised.listeners");
         assertRefused(with(broker(), "listeners", "SASL_SSL://127.0.0.1:9092"), "listeners");
         assertRefused(with(broker(), "listeners", "PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093"), "listeners");
         assertRefused(with(broker(), "listeners", "PLAINTEXT://127.0.0.1:port"), "listeners");
@@ -105,7 +140,8 @@ class ServerConfigTest {
         assertRefused(with(broker(), "replica.lag.time.max.ms", "soon"), "replica.lag.time.max.ms");
         assertRefused(with(broker(), "socket.request.max.bytes", "1"), "socket.request.max.bytes");
         // One id, one process: a broker and a controller entry of one id must be the same listener.
-        assertRefused(with(broker(), "insync.controller.endpoints", "1@127.0.0.1:9999"), "insync.broker.addresses");
+        assertRefused(with(with(broker(), "insync.broker.addresses", "1@127.0.0.1:9092"), "insync.controller.endpoints",
+                "1@127.0.0.1:9999"), "insync.broker.addresses");
         Map<String, Object> controller = with(broker(), "process.roles", "controller");
         assertRefused(controller, "controller.quorum.voters");
     }

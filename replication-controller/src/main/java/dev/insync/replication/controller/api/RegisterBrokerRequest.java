@@ -16,11 +16,28 @@
 
 package dev.insync.replication.controller.api;
 
+import dev.insync.replication.core.metadata.Endpoint;
+
+import java.util.List;
+
 /**
  * LDR-4 / LDR-5: a new broker incarnation registers.
  *
  * @param brokerId            the broker
  * @param previousBrokerEpoch the epoch from its clean-shutdown marker, -1 after an unclean stop
+ * @param endpoints           its advertised listeners (Kafka's {@code advertised.listeners}), which
+ *                            the registration record keeps and metadata hands to every broker and
+ *                            client; empty if it has none
  */
-public record RegisterBrokerRequest(int brokerId, long previousBrokerEpoch) {
+public record RegisterBrokerRequest(int brokerId, long previousBrokerEpoch, List<Endpoint> endpoints) {
+
+    /** Checks the endpoints; immutable copy. */
+    public RegisterBrokerRequest {
+        endpoints = Endpoint.checkedList(brokerId, endpoints);
+    }
+
+    /** A registration without endpoints. */
+    public RegisterBrokerRequest(int brokerId, long previousBrokerEpoch) {
+        this(brokerId, previousBrokerEpoch, List.of());
+    }
 }

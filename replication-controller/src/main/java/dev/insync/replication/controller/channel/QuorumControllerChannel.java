@@ -23,6 +23,7 @@ import dev.insync.replication.controller.api.RegisterBrokerResponse;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.core.metadata.follower.MetadataChannel;
 import dev.insync.replication.core.metadata.follower.MetadataFetchRequest;
@@ -184,8 +185,8 @@ public final class QuorumControllerChannel implements ControllerChannel, Metadat
     }
 
     @Override
-    public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch) {
-        RegisterBrokerRequest request = new RegisterBrokerRequest(brokerId, previousBrokerEpoch);
+    public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch, List<Endpoint> endpoints) {
+        RegisterBrokerRequest request = new RegisterBrokerRequest(brokerId, previousBrokerEpoch, endpoints);
         return write(new Slot(Kind.REGISTER, brokerId),
                 api -> api.registerBroker(request).thenApply(RegisterBrokerResponse::brokerEpoch));
     }

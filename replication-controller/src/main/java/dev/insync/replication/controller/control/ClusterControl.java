@@ -81,13 +81,14 @@ public final class ClusterControl {
             unclean = previous != null && request.previousBrokerEpoch() != previous.brokerEpoch();
         }
         ChangeSet changes = new ChangeSet(view);
-        changes.append(RegisterBrokerRecord.newIncarnation(brokerId, epoch, request.previousBrokerEpoch(), unclean));
+        changes.append(RegisterBrokerRecord.newIncarnation(brokerId, epoch, request.previousBrokerEpoch(), unclean,
+                request.endpoints()));
         if (previous != null) {
-            log.info("Broker {} re-registered with epoch {} (previous {}, {} restart)", brokerId, epoch,
-                    previous.brokerEpoch(), unclean ? "unclean" : "clean");
+            log.info("Broker {} re-registered with epoch {} (previous {}, {} restart), endpoints {}", brokerId, epoch,
+                    previous.brokerEpoch(), unclean ? "unclean" : "clean", request.endpoints());
             ReplicationControl.removeFromPartitions(changes, brokerId, unclean);
         } else {
-            log.info("Broker {} registered with epoch {}", brokerId, epoch);
+            log.info("Broker {} registered with epoch {}, endpoints {}", brokerId, epoch, request.endpoints());
         }
         return new ControllerResult<>(changes.records(), new RegisterBrokerResponse(Errors.NONE, epoch));
     }

@@ -16,6 +16,7 @@
 
 package dev.insync.replication.controller.record;
 
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.log.TopicPartition;
 
 import java.nio.BufferUnderflowException;
@@ -137,7 +138,7 @@ public final class MetadataRecordSerde {
         }
         MetadataRecord record;
         try {
-            record = readBody(type, new Reader(body));
+            record = readBody(type, version, new Reader(body));
         } catch (BufferUnderflowException e) {
             throw new MetadataFormatException("Metadata record at " + where + ": " + type + " body is truncated", e);
         } catch (IllegalArgumentException e) {
@@ -161,6 +162,14 @@ public final class MetadataRecordSerde {
                 out.int64(r.previousBrokerEpoch());
                 out.int8((r.uncleanRestart() ? FLAG_UNCLEAN : 0) | (r.fenced() ? FLAG_FENCED : 0)
                         | (r.inControlledShutdown() ? FLAG_SHUTDOWN : 0) | (r.everUnfenced() ? FLAG_EVER_UNFENCED : 0));
+                // Version 1: the advertised listeners (LDR-4).
+                out.int16(r.endpoints().size());
+                for (Endpoint e : r.endpoints()) {
+                    out.string(e.listenerName());
+                    out.string(e.securityProtocol());
+                    out.string(e.host());
+                    out.int32(e.port());
+                }
             }
             case FENCE_BROKER -> {
                 FenceBrokerRecord r = (FenceBrokerRecord) record;
@@ -227,7 +236,7 @@ public final class MetadataRecordSerde {
         }
     }
 
-    private static MetadataRecord readBody(MetadataRecordType type, Reader in) {
+    private static MetadataRecord readBody(MetadataRecordType type, int version, Reader in) {
         return switch (type) {
             case REGISTER_BROKER -> {
                 int brokerId = in.int32();
@@ -237,8 +246,11 @@ public final class MetadataRecordSerde {
                 if ((flags & ~KNOWN_FLAGS) != 0) {
                     throw new IllegalArgumentException("unknown flag bits " + Integer.toBinaryString(flags & 0xff));
                 }
+                // Version 0 has no endpoints: such a broker is known, just not reachable through metadata.
+                List<Endpoint> endpoints = version >= 1 ? endpoints(in) : List.of();
                 yield new RegisterBrokerRecord(brokerId, epoch, previous, (flags & FLAG_UNCLEAN) != 0,
-                        (flags & FLAG_FENCED) != 0, (flags & FLAG_SHUTDOWN) != 0, (flags & FLAG_EVER_UNFENCED) != 0);
+                        (flags & FLAG_FENCED) != 0, (flags & FLAG_SHUTDOWN) != 0, (flags & FLAG_EVER_UNFENCED) != 0,
+                        endpoints);
             }
             case FENCE_BROKER -> new FenceBrokerRecord(in.int32(), in.int64());
             case UNFENCE_BROKER -> new UnfenceBrokerRecord(in.int32(), in.int64());
@@ -279,6 +291,20 @@ public final class MetadataRecordSerde {
             }
             case CONFIG -> new ConfigRecord(in.string(), in.string(), in.string());
         };
+    }
+
+    /** {@code int16} count (0..{@link Endpoint#MAX_ENDPOINTS}), then per endpoint name, security protocol, host, port. */
+    private static List<Endpoint> endpoints(Reader in) {
+        int count = in.int16();
+        // Each endpoint is three strings of at least one byte and a port: 2 + 1 three times, then 4.
+        if (count < 0 || count > Endpoint.MAX_ENDPOINTS || count * 13L > in.remaining()) {
+            throw new IllegalArgumentException("endpoint count " + count + " is out of bounds");
+        }
+        List<Endpoint> endpoints = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            endpoints.add(new Endpoint(in.string(), in.string(), in.string(), in.int32()));
+        }
+        return endpoints;
     }
 
     // ------------------------------------------------------------------------------------ primitives
@@ -346,6 +372,14 @@ public final class MetadataRecordSerde {
 
         int int8() {
             return in.get();
+        }
+
+        int int16() {
+            return in.getShort();
+        }
+
+        int remaining() {
+            return in.remaining();
         }
 
         int int32() {

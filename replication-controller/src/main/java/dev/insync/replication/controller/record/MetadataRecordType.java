@@ -23,7 +23,7 @@ package dev.insync.replication.controller.record;
  * docs/metadata-format.md describes every version byte by byte.
  */
 public enum MetadataRecordType {
-    REGISTER_BROKER(1, 0),
+    REGISTER_BROKER(1, 1), // 1: the broker's endpoints (LDR-4)
     FENCE_BROKER(2, 0),
     UNFENCE_BROKER(3, 0),
     BROKER_SHUTDOWN(4, 0),

@@ -16,6 +16,10 @@
 
 package dev.insync.replication.controller.record;
 
+import dev.insync.replication.core.metadata.Endpoint;
+
+import java.util.List;
+
 /**
  * LDR-4 / LDR-5: a new incarnation of a broker registered. In the log its broker epoch is the
  * record's own offset (as in KRaft), so epochs grow strictly with every registration, and it is
@@ -33,13 +37,17 @@ package dev.insync.replication.controller.record;
  * @param inControlledShutdown in controlled shutdown (false in the log)
  * @param everUnfenced        unfenced at least once since registering (false in the log); a retried
  *                            registration is only recognised before that
+ * @param endpoints           the incarnation's advertised listeners (version 1; a version 0 record
+ *                            decodes with none)
  */
 public record RegisterBrokerRecord(int brokerId, long brokerEpoch, long previousBrokerEpoch, boolean uncleanRestart,
-                                   boolean fenced, boolean inControlledShutdown, boolean everUnfenced)
+                                   boolean fenced, boolean inControlledShutdown, boolean everUnfenced,
+                                   List<Endpoint> endpoints)
         implements MetadataRecord {
 
-    /** Validates the fields. */
+    /** Validates the fields; immutable copy of the endpoints. */
     public RegisterBrokerRecord {
+        endpoints = Endpoint.checkedList(brokerId, endpoints);
         RecordChecks.brokerId("brokerId", brokerId);
         RecordChecks.nonNegative("brokerEpoch", brokerEpoch);
         if (previousBrokerEpoch < -1) {
@@ -50,10 +58,24 @@ public record RegisterBrokerRecord(int brokerId, long brokerEpoch, long previous
         }
     }
 
+    /** A record without endpoints (as version 0 holds it). */
+    public RegisterBrokerRecord(int brokerId, long brokerEpoch, long previousBrokerEpoch, boolean uncleanRestart,
+                                boolean fenced, boolean inControlledShutdown, boolean everUnfenced) {
+        this(brokerId, brokerEpoch, previousBrokerEpoch, uncleanRestart, fenced, inControlledShutdown, everUnfenced,
+                List.of());
+    }
+
     /** The record of a new registration as the log holds it: fenced, not shutting down. */
     public static RegisterBrokerRecord newIncarnation(int brokerId, long brokerEpoch, long previousBrokerEpoch,
+                                                      boolean uncleanRestart, List<Endpoint> endpoints) {
+        return new RegisterBrokerRecord(brokerId, brokerEpoch, previousBrokerEpoch, uncleanRestart, true, false, false,
+                endpoints);
+    }
+
+    /** A new registration without endpoints. */
+    public static RegisterBrokerRecord newIncarnation(int brokerId, long brokerEpoch, long previousBrokerEpoch,
                                                       boolean uncleanRestart) {
-        return new RegisterBrokerRecord(brokerId, brokerEpoch, previousBrokerEpoch, uncleanRestart, true, false, false);
+        return newIncarnation(brokerId, brokerEpoch, previousBrokerEpoch, uncleanRestart, List.of());
     }
 
     /** Whether this is the shape a registration has in the log (not a snapshot's current state). */

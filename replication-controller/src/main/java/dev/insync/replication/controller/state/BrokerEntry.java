@@ -17,6 +17,7 @@
 package dev.insync.replication.controller.state;
 
 import dev.insync.replication.core.metadata.BrokerRegistration;
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.log.TopicPartition;
 
 import java.util.Comparator;
@@ -35,10 +36,11 @@ import java.util.TreeSet;
  * @param inControlledShutdown in controlled shutdown
  * @param everUnfenced         unfenced at least once in this incarnation
  * @param offlineReplicas      replicas it reported on a failed log directory, sorted
+ * @param endpoints            the advertised listeners its registration carried (LDR-4)
  */
 public record BrokerEntry(int brokerId, long brokerEpoch, long previousBrokerEpoch, boolean uncleanRestart,
                           boolean fenced, boolean inControlledShutdown, boolean everUnfenced,
-                          List<TopicPartition> offlineReplicas) {
+                          List<TopicPartition> offlineReplicas, List<Endpoint> endpoints) {
 
     /** Order of {@link #offlineReplicas}: topic, then partition. */
     public static final Comparator<TopicPartition> PARTITION_ORDER =
@@ -47,6 +49,7 @@ public record BrokerEntry(int brokerId, long brokerEpoch, long previousBrokerEpo
     /** Immutable copy. */
     public BrokerEntry {
         offlineReplicas = List.copyOf(offlineReplicas);
+        endpoints = Endpoint.checkedList(brokerId, endpoints);
     }
 
     /** ISR-3 / ISR-8: registered, unfenced and not shutting down. */
@@ -66,17 +69,17 @@ public record BrokerEntry(int brokerId, long brokerEpoch, long previousBrokerEpo
 
     /** The registration brokers see in metadata. */
     public BrokerRegistration registration() {
-        return new BrokerRegistration(brokerId, brokerEpoch, fenced, inControlledShutdown);
+        return new BrokerRegistration(brokerId, brokerEpoch, fenced, inControlledShutdown, endpoints);
     }
 
     BrokerEntry withFenced(boolean value) {
         return new BrokerEntry(brokerId, brokerEpoch, previousBrokerEpoch, uncleanRestart, value, inControlledShutdown,
-                everUnfenced || !value, offlineReplicas);
+                everUnfenced || !value, offlineReplicas, endpoints);
     }
 
     BrokerEntry withControlledShutdown() {
         return new BrokerEntry(brokerId, brokerEpoch, previousBrokerEpoch, uncleanRestart, fenced, true, everUnfenced,
-                offlineReplicas);
+                offlineReplicas, endpoints);
     }
 
     BrokerEntry withOffline(List<TopicPartition> more) {
@@ -84,6 +87,6 @@ public record BrokerEntry(int brokerId, long brokerEpoch, long previousBrokerEpo
         all.addAll(offlineReplicas);
         all.addAll(more);
         return new BrokerEntry(brokerId, brokerEpoch, previousBrokerEpoch, uncleanRestart, fenced, inControlledShutdown,
-                everUnfenced, List.copyOf(all));
+                everUnfenced, List.copyOf(all), endpoints);
     }
 }

@@ -205,7 +205,7 @@ public final class ControllerState implements ControllerView {
 
     /**
      * The records that rebuild this state at {@link #lastOffset()}: per broker its registration with
-     * its current flags (and its offline replicas), then per topic its record, configs and
+     * its current flags and endpoints (and its offline replicas), then per topic its record, configs and
      * partitions in their current state.
      */
     public MetadataSnapshot snapshot() {
@@ -213,7 +213,7 @@ public final class ControllerState implements ControllerView {
         List<MetadataRecord> records = new ArrayList<>();
         for (BrokerEntry b : brokers.values()) {
             records.add(new RegisterBrokerRecord(b.brokerId(), b.brokerEpoch(), b.previousBrokerEpoch(), b.uncleanRestart(),
-                    b.fenced(), b.inControlledShutdown(), b.everUnfenced()));
+                    b.fenced(), b.inControlledShutdown(), b.everUnfenced(), b.endpoints()));
             if (!b.offlineReplicas().isEmpty()) {
                 records.add(new ReplicasOfflineRecord(b.brokerId(), b.brokerEpoch(), b.offlineReplicas()));
             }

@@ -164,7 +164,7 @@ final class RecordApplier {
             }
         }
         target.putBroker(new BrokerEntry(r.brokerId(), r.brokerEpoch(), r.previousBrokerEpoch(), r.uncleanRestart(),
-                r.fenced(), r.inControlledShutdown(), r.everUnfenced(), List.of()));
+                r.fenced(), r.inControlledShutdown(), r.everUnfenced(), List.of(), r.endpoints()));
     }
 
     private static BrokerEntry current(ControllerView view, int brokerId, long brokerEpoch) {

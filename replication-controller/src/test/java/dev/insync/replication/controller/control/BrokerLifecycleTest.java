@@ -20,7 +20,10 @@ import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
 import dev.insync.replication.controller.api.RegisterBrokerRequest;
 import dev.insync.replication.controller.record.RegisterBrokerRecord;
+import dev.insync.replication.controller.log.MetadataSnapshotSerde;
 import dev.insync.replication.controller.state.BrokerEntry;
+import dev.insync.replication.controller.state.ControllerState;
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.core.metadata.BrokerRegistration;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.log.ApiException;
@@ -51,6 +54,37 @@ class BrokerLifecycleTest {
         assertThat(h.log.get(2).records().get(0)).isEqualTo(RegisterBrokerRecord.newIncarnation(1, e1b, e1, false));
         assertThat(h.heartbeat(new HeartbeatRequest(1, e1, 100, false)).error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
         assertThat(h.heartbeat(new HeartbeatRequest(9, 0, 100, false)).error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
+    }
+
+    @Test
+    @DisplayName("LDR-4 a registration's endpoints reach the record, the brokers' delta and image, survive a snapshot, and a re-registration replaces them")
+    void registrationEndpoints() {
+        List<Endpoint> first = List.of(new Endpoint("PLAINTEXT", "PLAINTEXT", "127.0.0.1", 41001));
+        List<Endpoint> moved = List.of(new Endpoint("PLAINTEXT", "PLAINTEXT", "127.0.0.1", 41777));
+        long e1 = h.commit(ClusterControl.registerBroker(h.state, new RegisterBrokerRequest(1, -1, first), false))
+                .brokerEpoch();
+        assertThat(h.log.get(0).records().get(0)).isEqualTo(RegisterBrokerRecord.newIncarnation(1, e1, -1, false, first));
+        assertThat(h.deltas.get(0).brokers()).containsExactly(new BrokerRegistration(1, e1, true, false, first));
+        assertThat(h.state.image().brokers().get(0).endpoints()).isEqualTo(first);
+        // Unfencing keeps them.
+        h.epochs.put(1, e1);
+        h.heartbeat(1, false);
+        assertThat(h.state.broker(1).registration()).isEqualTo(new BrokerRegistration(1, e1, false, false, first));
+
+        ControllerState fromSnapshot = ControllerState.load(MetadataSnapshotSerde.decode(
+                MetadataSnapshotSerde.encode(h.state.snapshot()), "test snapshot"));
+        assertThat(fromSnapshot.broker(1).endpoints()).isEqualTo(first);
+        assertThat(fromSnapshot.canonicalDump()).isEqualTo(h.state.canonicalDump());
+
+        // The broker restarted on another port: its new incarnation is found there.
+        long e2 = h.commit(ClusterControl.registerBroker(h.state, new RegisterBrokerRequest(1, e1, moved), true))
+                .brokerEpoch();
+        assertThat(h.state.broker(1).registration()).isEqualTo(new BrokerRegistration(1, e2, true, false, moved));
+        assertThat(h.deltas.get(h.deltas.size() - 1).brokers()).extracting(BrokerRegistration::endpoints)
+                .containsExactly(moved);
+        ControllerState replayed = new ControllerState();
+        h.log.forEach(replayed::replay);
+        assertThat(replayed.broker(1).endpoints()).isEqualTo(moved);
     }
 
     @Test

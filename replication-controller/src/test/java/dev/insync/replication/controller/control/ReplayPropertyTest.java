@@ -16,6 +16,8 @@
 
 package dev.insync.replication.controller.control;
 
+import dev.insync.replication.controller.record.RandomRecords;
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.controller.api.AlterTopicConfigRequest;
 import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.controller.api.CreateTopicRequest;
@@ -60,7 +62,7 @@ class ReplayPropertyTest {
     private static final int BROKERS = 5;
 
     @Test
-    @DisplayName("CTL-1 property: replay from 0, and snapshot at a random offset plus the tail, rebuild the live state and deltas")
+    @DisplayName("CTL-1 LDR-4 property: replay from 0, and snapshot at a random offset plus the tail, rebuild the live state and deltas")
     void replayEqualsLive() {
         qt().withExamples(300)
                 .forAll(lists().of(integers().all()).ofSizeBetween(1, 150), integers().between(0, 1_000))
@@ -110,8 +112,10 @@ class ReplayPropertyTest {
             case 0, 1 -> {
                 long previous = epoch == null || r.nextInt(3) == 0 ? -1 : r.nextInt(4) == 0 ? epoch - 1 : epoch;
                 boolean hb = h.heartbeated.remove(id);
-                long newEpoch = pure(h, () -> ClusterControl.registerBroker(s, new RegisterBrokerRequest(id, previous), hb))
-                        .brokerEpoch();
+                // LDR-4: each incarnation may advertise different endpoints (a restart on another port).
+                List<Endpoint> endpoints = RandomRecords.endpoints(r);
+                long newEpoch = pure(h, () -> ClusterControl.registerBroker(s,
+                        new RegisterBrokerRequest(id, previous, endpoints), hb)).brokerEpoch();
                 h.epochs.put(id, newEpoch);
             }
             case 2, 3, 4 -> {

@@ -16,6 +16,7 @@
 
 package dev.insync.replication.controller.record;
 
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.log.TopicPartition;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -116,9 +117,54 @@ class MetadataRecordSerdeTest {
         // A boolean flag byte with unknown bits.
         byte[] register = MetadataRecordSerde.encode(RegisterBrokerRecord.newIncarnation(1, 2, -1, false));
         byte[] registerBody = Arrays.copyOfRange(register, 10, register.length);
-        registerBody[registerBody.length - 1] = (byte) 0x42;
-        assertThatThrownBy(() -> MetadataRecordSerde.decode(frame(1, 0, registerBody), 3))
+        registerBody[4 + 8 + 8] = (byte) 0x42;
+        assertThatThrownBy(() -> MetadataRecordSerde.decode(frame(1, 1, registerBody), 3))
                 .isInstanceOf(MetadataFormatException.class).hasMessageContaining("flag");
+    }
+
+    @Test
+    @DisplayName("LDR-4 CTL-2 property: a RegisterBrokerRecord's endpoints round-trip at version 1, and its version 0 (no endpoints) still decodes")
+    void registerBrokerVersions() {
+        qt().withExamples(500).forAll(longs().all()).checkAssert(seed -> {
+            Random random = new Random(seed);
+            List<Endpoint> endpoints = RandomRecords.endpoints(random);
+            RegisterBrokerRecord record = new RegisterBrokerRecord(random.nextInt(1000), random.nextInt(1 << 20),
+                    -1, random.nextBoolean(), true, false, false, endpoints);
+            byte[] v1 = MetadataRecordSerde.encode(record);
+            assertThat(v1[9]).as("version byte").isEqualTo(MetadataRecordType.REGISTER_BROKER.latestVersion())
+                    .isEqualTo((byte) 1);
+            assertThat(MetadataRecordSerde.decode(v1, 7)).isEqualTo(record);
+            // Version 0, as a log written before endpoints holds it: the same fields up to the flags.
+            byte[] v0Body = Arrays.copyOfRange(v1, 10, 10 + 4 + 8 + 8 + 1);
+            MetadataRecord old = MetadataRecordSerde.decode(frame(MetadataRecordType.REGISTER_BROKER.id(), 0, v0Body), 7);
+            assertThat(old).isEqualTo(new RegisterBrokerRecord(record.brokerId(), record.brokerEpoch(), -1,
+                    record.uncleanRestart(), true, false, false, List.of()));
+            // Version 0 bytes followed by endpoints are not a version 0 record.
+            assertThatThrownBy(() -> MetadataRecordSerde.decode(frame(MetadataRecordType.REGISTER_BROKER.id(), 0,
+                    Arrays.copyOfRange(v1, 10, v1.length)), 7)).isInstanceOf(MetadataFormatException.class)
+                    .hasMessageContaining("offset 7").hasMessageContaining("bytes after the REGISTER_BROKER body");
+        });
+    }
+
+    @Test
+    @DisplayName("LDR-4 a RegisterBrokerRecord's endpoints are checked on decode: count, port, repeated listener names")
+    void registerBrokerEndpointChecks() {
+        byte[] good = MetadataRecordSerde.encode(RegisterBrokerRecord.newIncarnation(1, 2, -1, false,
+                List.of(new Endpoint("PLAINTEXT", "PLAINTEXT", "h", 9092))));
+        byte[] body = Arrays.copyOfRange(good, 10, good.length);
+        int countAt = 4 + 8 + 8 + 1;
+        byte[] tooMany = body.clone();
+        tooMany[countAt + 1] = (byte) (Endpoint.MAX_ENDPOINTS + 1);
+        assertThatThrownBy(() -> MetadataRecordSerde.decode(frame(1, 1, tooMany), 5))
+                .isInstanceOf(MetadataFormatException.class).hasMessageContaining("offset 5")
+                .hasMessageContaining("endpoint count 17");
+        byte[] portZero = body.clone();
+        Arrays.fill(portZero, portZero.length - 4, portZero.length, (byte) 0);
+        assertThatThrownBy(() -> MetadataRecordSerde.decode(frame(1, 1, portZero), 5))
+                .isInstanceOf(MetadataFormatException.class).hasMessageContaining("port 0");
+        assertThatThrownBy(() -> RegisterBrokerRecord.newIncarnation(1, 2, -1, false, List.of(
+                new Endpoint("PLAINTEXT", "PLAINTEXT", "a", 1), new Endpoint("PLAINTEXT", "SSL", "b", 2))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("twice");
     }
 
     @Test

@@ -16,6 +16,7 @@
 
 package dev.insync.replication.controller.record;
 
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.log.TopicPartition;
 
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ public final class RandomRecords {
             case REGISTER_BROKER -> {
                 boolean everUnfenced = r.nextBoolean();
                 yield new RegisterBrokerRecord(r.nextInt(Integer.MAX_VALUE), epoch(r), r.nextBoolean() ? -1 : epoch(r),
-                        r.nextBoolean(), !everUnfenced || r.nextBoolean(), r.nextBoolean(), everUnfenced);
+                        r.nextBoolean(), !everUnfenced || r.nextBoolean(), r.nextBoolean(), everUnfenced, endpoints(r));
             }
             case FENCE_BROKER -> new FenceBrokerRecord(r.nextInt(1000), epoch(r));
             case UNFENCE_BROKER -> new UnfenceBrokerRecord(r.nextInt(1000), epoch(r));
@@ -93,6 +94,23 @@ public final class RandomRecords {
         }
         int leader = isr.isEmpty() || r.nextInt(4) == 0 ? -1 : isr.get(r.nextInt(isr.size()));
         return new State(replicas, isr, elr, lke, leader);
+    }
+
+    /** 0 to {@link Endpoint#MAX_ENDPOINTS} endpoints with distinct names, hosts up to the 255-byte bound. */
+    public static List<Endpoint> endpoints(Random r) {
+        int n = r.nextInt(4) == 0 ? 0 : r.nextInt(10) == 0 ? Endpoint.MAX_ENDPOINTS : 1 + r.nextInt(3);
+        List<Endpoint> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String host = switch (r.nextInt(4)) {
+                case 0 -> "127.0.0." + r.nextInt(256);
+                case 1 -> "::1";
+                case 2 -> "h".repeat(Endpoint.MAX_STRING_BYTES);
+                default -> "broker-" + r.nextInt(1000) + ".example.com";
+            };
+            out.add(new Endpoint((i == 0 ? "PLAINTEXT" : "LISTENER_" + i), r.nextBoolean() ? "PLAINTEXT" : "SSL",
+                    host, 1 + r.nextInt(65535)));
+        }
+        return out;
     }
 
     private static long epoch(Random r) {

@@ -18,6 +18,7 @@ package dev.insync.replication.core.broker;
 
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
 import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.core.time.Scheduler;
@@ -40,7 +41,7 @@ import java.util.function.Supplier;
  * tracks the broker epoch and fencing, and runs a controlled shutdown.
  *
  * <ul>
- *   <li>{@link #start()} registers with {@code registerBroker(brokerId, previousBrokerEpoch)}, where
+ *   <li>{@link #start()} registers with {@code registerBroker(brokerId, previousBrokerEpoch, endpoints)}, where
  *       {@code previousBrokerEpoch} is the epoch from the clean-shutdown marker or -1 after an
  *       unclean stop (LDR-5). A failed registration is retried after {@code retryBackoffMs}; an
  *       unanswered one is abandoned after one heartbeat interval and retried, until one succeeds.</li>
@@ -82,6 +83,7 @@ public final class BrokerLifecycleManager implements AutoCloseable {
     private final long retryBackoffMs;
     private final LongSupplier metadataOffset;
     private final Supplier<List<TopicPartition>> offlineReplicas;
+    private final List<Endpoint> endpoints;
 
     private final Object lock = new Object();
     private final CompletableFuture<Long> initialRegistration = new CompletableFuture<>();
@@ -108,6 +110,7 @@ public final class BrokerLifecycleManager implements AutoCloseable {
         this.retryBackoffMs = b.registrationRetryBackoffMs;
         this.metadataOffset = b.metadataOffset;
         this.offlineReplicas = b.offlineReplicas;
+        this.endpoints = b.endpoints;
     }
 
     /**
@@ -134,6 +137,7 @@ public final class BrokerLifecycleManager implements AutoCloseable {
         private long registrationRetryBackoffMs = ReplicationConfig.DEFAULT_BROKER_REGISTRATION_RETRY_BACKOFF_MS;
         private LongSupplier metadataOffset = () -> -1L;
         private Supplier<List<TopicPartition>> offlineReplicas = List::of;
+        private List<Endpoint> endpoints = List.of();
 
         private Builder(int brokerId, ControllerChannel channel, Scheduler scheduler) {
             this.brokerId = brokerId;
@@ -188,6 +192,17 @@ public final class BrokerLifecycleManager implements AutoCloseable {
          */
         public Builder offlineReplicas(Supplier<List<TopicPartition>> replicas) {
             this.offlineReplicas = Objects.requireNonNull(replicas, "offlineReplicas");
+            return this;
+        }
+
+        /**
+         * LDR-4: the advertised listeners every registration carries (Kafka's
+         * {@code advertised.listeners}); default none.
+         *
+         * @throws IllegalArgumentException for more than {@link Endpoint#MAX_ENDPOINTS} or a repeated listener name
+         */
+        public Builder endpoints(List<Endpoint> advertised) {
+            this.endpoints = Endpoint.checkedList(brokerId, advertised);
             return this;
         }
 
@@ -306,7 +321,7 @@ public final class BrokerLifecycleManager implements AutoCloseable {
         log.info("Broker {} registering with previous broker epoch {}", brokerId, previousEpoch);
         CompletionStage<Long> stage;
         try {
-            stage = channel.registerBroker(brokerId, previousEpoch);
+            stage = channel.registerBroker(brokerId, previousEpoch, endpoints);
         } catch (RuntimeException e) {
             stage = CompletableFuture.failedFuture(e);
         }

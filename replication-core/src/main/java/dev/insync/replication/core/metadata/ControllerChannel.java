@@ -16,6 +16,7 @@
 
 package dev.insync.replication.core.metadata;
 
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -32,9 +33,17 @@ public interface ControllerChannel {
      * LDR-4/LDR-5: registers a new incarnation of {@code brokerId}.
      *
      * @param previousBrokerEpoch the epoch from the clean-shutdown marker, -1 after an unclean stop
+     * @param endpoints           the incarnation's advertised listeners (empty if it has none, e.g.
+     *                            on the in-memory network); every broker and client learns them
+     *                            from metadata
      * @return the new broker epoch
      */
-    CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch);
+    CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch, List<Endpoint> endpoints);
+
+    /** A registration without endpoints (tests and the in-memory network, where nobody dials an address). */
+    default CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch) {
+        return registerBroker(brokerId, previousBrokerEpoch, List.of());
+    }
 
     /**
      * LDR-4: a heartbeat; {@code wantShutDown} asks for a controlled shutdown, {@code offlineReplicas}

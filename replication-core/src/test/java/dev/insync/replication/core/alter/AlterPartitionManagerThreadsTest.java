@@ -68,7 +68,8 @@ class AlterPartitionManagerThreadsTest {
         }
 
         @Override
-        public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch) {
+        public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch,
+                                                  java.util.List<dev.insync.replication.core.metadata.Endpoint> endpoints) {
             throw new UnsupportedOperationException("not used by this test");
         }
 

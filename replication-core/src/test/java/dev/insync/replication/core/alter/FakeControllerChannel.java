@@ -19,6 +19,7 @@ package dev.insync.replication.core.alter;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.ControllerChannel;
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.log.TopicPartition;
 
@@ -37,7 +38,8 @@ public final class FakeControllerChannel implements ControllerChannel {
     }
 
     /** One recorded registration. */
-    public record RegisterCall(int brokerId, long previousBrokerEpoch, CompletableFuture<Long> response) {
+    public record RegisterCall(int brokerId, long previousBrokerEpoch, List<Endpoint> endpoints,
+                               CompletableFuture<Long> response) {
     }
 
     /** One recorded heartbeat. */
@@ -57,8 +59,8 @@ public final class FakeControllerChannel implements ControllerChannel {
     }
 
     @Override
-    public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch) {
-        RegisterCall call = new RegisterCall(brokerId, previousBrokerEpoch, new CompletableFuture<>());
+    public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch, List<Endpoint> endpoints) {
+        RegisterCall call = new RegisterCall(brokerId, previousBrokerEpoch, endpoints, new CompletableFuture<>());
         registerCalls.add(call);
         return call.response();
     }

@@ -19,6 +19,7 @@ package dev.insync.replication.core.broker;
 import dev.insync.replication.core.alter.FakeControllerChannel;
 import dev.insync.replication.core.alter.ManualScheduler;
 import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import org.junit.jupiter.api.DisplayName;
@@ -50,6 +51,26 @@ class BrokerLifecycleManagerTest {
 
     private static HeartbeatResponse answer(boolean fenced, boolean shouldShutDown) {
         return new HeartbeatResponse(Errors.NONE, fenced, shouldShutDown);
+    }
+
+    @Test
+    @DisplayName("LDR-4 every registration, retried ones too, carries the broker's advertised endpoints")
+    void registrationCarriesEndpoints() {
+        List<Endpoint> advertised = List.of(new Endpoint("PLAINTEXT", "PLAINTEXT", "127.0.0.1", 41001));
+        BrokerLifecycleManager m = BrokerLifecycleManager.builder(3, channel, scheduler)
+                .executor(scheduler.newSerialExecutor("BrokerLifecycle-3")).heartbeatIntervalMs(HEARTBEAT_MS)
+                .registrationRetryBackoffMs(BACKOFF_MS).endpoints(advertised).build();
+        m.start();
+        scheduler.runReady();
+        assertThat(channel.lastRegister().endpoints()).isEqualTo(advertised);
+        channel.lastRegister().response().completeExceptionally(new IOException("controller unreachable (test)"));
+        scheduler.runReady();
+        scheduler.advance(BACKOFF_MS);
+        assertThat(channel.registerCalls).hasSize(2);
+        assertThat(channel.lastRegister().endpoints()).isEqualTo(advertised);
+        assertThatThrownBy(() -> BrokerLifecycleManager.builder(3, channel, scheduler).endpoints(List.of(
+                new Endpoint("PLAINTEXT", "PLAINTEXT", "a", 1), new Endpoint("PLAINTEXT", "PLAINTEXT", "b", 2))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("twice");
     }
 
     @Test

@@ -52,7 +52,8 @@ class ReplicaManagerBuilderTest {
         }
 
         @Override
-        public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch) {
+        public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch,
+                                                  java.util.List<dev.insync.replication.core.metadata.Endpoint> endpoints) {
             return new CompletableFuture<>();
         }
 

@@ -114,7 +114,8 @@ final class TestCluster {
         }
 
         @Override
-        public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch) {
+        public CompletionStage<Long> registerBroker(int brokerId, long previousBrokerEpoch,
+                                                  java.util.List<dev.insync.replication.core.metadata.Endpoint> endpoints) {
             return CompletableFuture.completedFuture(brokerEpochs.getOrDefault(brokerId, 1L));
         }
 

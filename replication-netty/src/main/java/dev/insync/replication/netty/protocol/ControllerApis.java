@@ -49,11 +49,11 @@ public final class ControllerApis {
     public static final short METADATA_FETCH_KEY = 1000;
     public static final short FENCE_BROKER_KEY = 1001;
 
-    /** LDR-4/LDR-5: a broker incarnation registers; claims its broker id. */
+    /** LDR-4/LDR-5: a broker incarnation registers (v1: with its endpoints); claims its broker id. */
     public static final Api<RegisterBrokerRequest, ControllerReply<RegisterBrokerResponse>> BROKER_REGISTRATION = Api
             .builder(BROKER_REGISTRATION_KEY, "BrokerRegistration", ControllerCodecs.REGISTER_BROKER_REQUEST,
                     ControllerCodecs.reply(ControllerCodecs.REGISTER_BROKER_RESPONSE))
-            .versions(0, 0).claimedBrokerId(RegisterBrokerRequest::brokerId).build();
+            .versions(0, ControllerCodecs.ENDPOINTS_VERSION).claimedBrokerId(RegisterBrokerRequest::brokerId).build();
 
     /** LDR-4: a heartbeat (with a controlled shutdown's request); claims its broker id. */
     public static final Api<HeartbeatRequest, ControllerReply<HeartbeatResponse>> BROKER_HEARTBEAT = Api
@@ -67,11 +67,11 @@ public final class ControllerApis {
                     ControllerCodecs.reply(ControllerCodecs.ALTER_PARTITION_RESPONSE))
             .versions(0, 0).claimedBrokerId(AlterPartitionRequest::brokerId).build();
 
-    /** CTL-5: a broker's long poll of the committed metadata log (any controller node answers). */
+    /** CTL-5: a broker's long poll of the committed metadata log (any controller node answers; v1: brokers' endpoints). */
     public static final Api<MetadataFetchRequest, ControllerReply<MetadataFetchResponse>> METADATA_FETCH = Api
             .builder(METADATA_FETCH_KEY, "MetadataFetch", ControllerCodecs.METADATA_FETCH_REQUEST,
                     ControllerCodecs.reply(ControllerCodecs.METADATA_FETCH_RESPONSE))
-            .versions(0, 0).build();
+            .versions(0, ControllerCodecs.ENDPOINTS_VERSION).build();
 
     /** Admin: creates a topic. */
     public static final Api<CreateTopicRequest, ControllerReply<List<PartitionRegistration>>> CREATE_TOPICS = Api

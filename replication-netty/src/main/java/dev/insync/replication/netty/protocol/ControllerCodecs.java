@@ -25,6 +25,7 @@ import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.BrokerRegistration;
 import dev.insync.replication.core.metadata.ControllerChannel.HeartbeatResponse;
+import dev.insync.replication.core.metadata.Endpoint;
 import dev.insync.replication.core.metadata.HeartbeatRequest;
 import dev.insync.replication.core.metadata.MetadataDelta;
 import dev.insync.replication.core.metadata.PartitionRegistration;
@@ -63,6 +64,8 @@ public final class ControllerCodecs {
     /** Four empty id arrays and the fixed fields of a partition registration. */
     private static final int MIN_PARTITION_REGISTRATION_BYTES = MIN_TOPIC_PARTITION_BYTES + 4 * 4 + 4 * 3 + 1;
     private static final int BROKER_REGISTRATION_BYTES = 4 + 8 + 1 + 1;
+    /** Three strings of at least one byte and a port. */
+    private static final int MIN_ENDPOINT_BYTES = 3 * (2 + 1) + 4;
 
     private ControllerCodecs() {
     }
@@ -89,6 +92,32 @@ public final class ControllerCodecs {
     private interface Reader<T> {
         T read(WireReader in);
     }
+
+    /** A codec whose layout depends on the api version. */
+    private static <T> MessageCodec<T> versioned(VersionedWriter<T> writer, VersionedReader<T> reader) {
+        return new MessageCodec<>() {
+            @Override
+            public void write(T message, short version, WireWriter out) {
+                writer.write(message, version, out);
+            }
+
+            @Override
+            public T read(short version, WireReader in) {
+                return reader.read(version, in);
+            }
+        };
+    }
+
+    private interface VersionedWriter<T> {
+        void write(T message, short version, WireWriter out);
+    }
+
+    private interface VersionedReader<T> {
+        T read(short version, WireReader in);
+    }
+
+    /** The first version of BrokerRegistration and MetadataFetch that carries brokers' endpoints (LDR-4). */
+    public static final short ENDPOINTS_VERSION = 1;
 
     // ------------------------------------------------------------------------------------ the reply
 
@@ -139,10 +168,26 @@ public final class ControllerCodecs {
 
     // ------------------------------------------------------------------------------ registration (62)
 
-    /** broker_id int32 (≥ 0), previous_broker_epoch int64. */
-    public static final MessageCodec<RegisterBrokerRequest> REGISTER_BROKER_REQUEST = codec(
-            (r, out) -> out.int32(brokerId(r.brokerId())).int64(r.previousBrokerEpoch()),
-            in -> new RegisterBrokerRequest(in.int32AtLeast("broker id", 0), in.int64("previous broker epoch")));
+    /**
+     * broker_id int32 (≥ 0), previous_broker_epoch int64; from v1 endpoints array of endpoint. A v0
+     * request registers no endpoints; a request with endpoints cannot be written as v0 (they would be lost).
+     */
+    public static final MessageCodec<RegisterBrokerRequest> REGISTER_BROKER_REQUEST = versioned(
+            (r, version, out) -> {
+                out.int32(brokerId(r.brokerId())).int64(r.previousBrokerEpoch());
+                if (version >= ENDPOINTS_VERSION) {
+                    endpoints(r.endpoints(), out);
+                } else if (!r.endpoints().isEmpty()) {
+                    throw new IllegalArgumentException("BrokerRegistration v" + version + " cannot carry the endpoints of broker "
+                            + r.brokerId() + " (v" + ENDPOINTS_VERSION + " and later do)");
+                }
+            },
+            (version, in) -> {
+                int id = in.int32AtLeast("broker id", 0);
+                long previous = in.int64("previous broker epoch");
+                List<Endpoint> endpoints = version >= ENDPOINTS_VERSION ? endpoints(in, id) : List.of();
+                return new RegisterBrokerRequest(id, previous, endpoints);
+            });
 
     /** error int16, broker_epoch int64. */
     public static final MessageCodec<RegisterBrokerResponse> REGISTER_BROKER_RESPONSE = codec(
@@ -259,38 +304,38 @@ public final class ControllerCodecs {
                     in.int32("max deltas")));
 
     /** after_offset int64, image (bool present, then the image), deltas array of delta. */
-    public static final MessageCodec<MetadataFetchResponse> METADATA_FETCH_RESPONSE = codec(
-            (r, out) -> {
+    public static final MessageCodec<MetadataFetchResponse> METADATA_FETCH_RESPONSE = versioned(
+            (r, version, out) -> {
                 out.int64(r.afterOffset());
                 out.bool(r.image().isPresent());
                 r.image().ifPresent(image -> {
                     out.int64(image.offset());
-                    brokers(image.brokers(), out);
+                    brokers(image.brokers(), version, out);
                     partitions(image.partitions(), out);
                     minIsr(image.minInsyncReplicasByTopic(), out);
                 });
                 out.arrayLength(r.deltas().size());
                 for (MetadataDelta d : r.deltas()) {
                     out.int64(d.offset());
-                    brokers(d.brokers(), out);
+                    brokers(d.brokers(), version, out);
                     partitions(d.partitions(), out);
                     out.arrayLength(d.deletedPartitions().size());
                     d.deletedPartitions().forEach(tp -> topicPartition(tp, out));
                     minIsr(d.minInsyncReplicasByTopic(), out);
                 }
             },
-            in -> {
+            (version, in) -> {
                 long after = in.int64("after offset");
                 Optional<MetadataImage> image = Optional.empty();
                 if (in.bool("image present")) {
                     long offset = in.int64("image offset");
-                    image = Optional.of(new MetadataImage(offset, brokers(in), partitions(in), minIsr(in)));
+                    image = Optional.of(new MetadataImage(offset, brokers(in, version), partitions(in), minIsr(in)));
                 }
                 int n = in.arrayLength("deltas", 8 + 4 * 4);
                 List<MetadataDelta> deltas = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     long offset = in.int64("delta offset");
-                    List<BrokerRegistration> brokers = brokers(in);
+                    List<BrokerRegistration> brokers = brokers(in, version);
                     List<PartitionRegistration> partitions = partitions(in);
                     int m = in.arrayLength("deleted partitions", MIN_TOPIC_PARTITION_BYTES);
                     List<TopicPartition> deleted = new ArrayList<>(m);
@@ -434,21 +479,64 @@ public final class ControllerCodecs {
         return ids;
     }
 
-    private static void brokers(List<BrokerRegistration> brokers, WireWriter out) {
+    /** Before v1 a broker registration has no endpoints: an old reader gets the rest (it could not use them). */
+    private static void brokers(List<BrokerRegistration> brokers, short version, WireWriter out) {
         out.arrayLength(brokers.size());
         for (BrokerRegistration b : brokers) {
             out.int32(b.brokerId()).int64(b.brokerEpoch()).bool(b.fenced()).bool(b.inControlledShutdown());
+            if (version >= ENDPOINTS_VERSION) {
+                endpoints(b.endpoints(), out);
+            }
         }
     }
 
-    private static List<BrokerRegistration> brokers(WireReader in) {
-        int n = in.arrayLength("brokers", BROKER_REGISTRATION_BYTES);
+    private static List<BrokerRegistration> brokers(WireReader in, short version) {
+        int minBytes = BROKER_REGISTRATION_BYTES + (version >= ENDPOINTS_VERSION ? 4 : 0);
+        int n = in.arrayLength("brokers", minBytes);
         List<BrokerRegistration> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            out.add(new BrokerRegistration(in.int32("broker id"), in.int64("broker epoch"), in.bool("fenced"),
-                    in.bool("in controlled shutdown")));
+            int id = in.int32("broker id");
+            long epoch = in.int64("broker epoch");
+            boolean fenced = in.bool("fenced");
+            boolean shuttingDown = in.bool("in controlled shutdown");
+            List<Endpoint> endpoints = version >= ENDPOINTS_VERSION ? endpoints(in, id) : List.of();
+            out.add(new BrokerRegistration(id, epoch, fenced, shuttingDown, endpoints));
         }
         return out;
+    }
+
+    /** {@code endpoint := listener_name string, security_protocol string, host string, port int32 (1..65535)}. */
+    private static void endpoints(List<Endpoint> endpoints, WireWriter out) {
+        out.arrayLength(endpoints.size());
+        for (Endpoint e : endpoints) {
+            out.string(e.listenerName(), Limits.HOST_MAX_BYTES, "listener name")
+                    .string(e.securityProtocol(), Limits.HOST_MAX_BYTES, "security protocol")
+                    .string(e.host(), Limits.HOST_MAX_BYTES, "host").int32(e.port());
+        }
+    }
+
+    private static List<Endpoint> endpoints(WireReader in, int brokerId) {
+        int pos = in.position();
+        int n = in.arrayLength("endpoints of broker " + brokerId, MIN_ENDPOINT_BYTES);
+        List<Endpoint> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int at = in.position();
+            String name = in.string("listener name", Limits.HOST_MAX_BYTES);
+            String protocol = in.string("security protocol", Limits.HOST_MAX_BYTES);
+            String host = in.string("host", Limits.HOST_MAX_BYTES);
+            int port = in.int32("port");
+            try {
+                out.add(new Endpoint(name, protocol, host, port));
+            } catch (IllegalArgumentException e) {
+                throw new MalformedFrameException("Malformed frame: endpoint at byte " + at + " of broker " + brokerId
+                        + ": " + e.getMessage());
+            }
+        }
+        try {
+            return Endpoint.checkedList(brokerId, out);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedFrameException("Malformed frame: endpoints at byte " + pos + ": " + e.getMessage());
+        }
     }
 
     /** topic, partition, replicas, isr, elr, last_known_elr (int32 arrays), leader, leader_epoch, partition_epoch int32, recovering bool. */

@@ -16,18 +16,28 @@
 
 package dev.insync.replication.netty.protocol;
 
+import dev.insync.replication.controller.api.RegisterBrokerRequest;
+import dev.insync.replication.core.metadata.BrokerRegistration;
+import dev.insync.replication.core.metadata.Endpoint;
+import dev.insync.replication.core.metadata.MetadataDelta;
+import dev.insync.replication.core.metadata.follower.MetadataFetchResponse;
+import dev.insync.replication.core.metadata.follower.MetadataImage;
 import dev.insync.replication.netty.TestControllerMessages;
 import io.netty.buffer.ByteBufAllocator;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import static dev.insync.replication.netty.protocol.CodecRoundTripTest.requestRoundTrip;
 import static dev.insync.replication.netty.protocol.CodecRoundTripTest.responseRoundTrip;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 /**
  * NET-1 for the controller's apis: every request survives encode then decode unchanged and
@@ -81,6 +91,85 @@ class ControllerCodecRoundTripTest {
                 r -> TestControllerMessages.reply(r, TestControllerMessages::topicDescription));
         requestRoundTrip(ControllerApis.FENCE_BROKER, r -> r.nextInt(1000));
         responseRoundTrip(ControllerApis.FENCE_BROKER, r -> TestControllerMessages.reply(r, x -> x.nextBoolean()));
+    }
+
+    @Test
+    @DisplayName("LDR-4 NET-1 BrokerRegistration and MetadataFetch v1 carry endpoints; v0 still decodes, without them")
+    void endpointVersions() {
+        qt().withFixedSeed(62L).withExamples(300).forAll(longs().all()).checkAssert(seed -> {
+            Random r = new Random(seed);
+            RegisterBrokerRequest request = TestControllerMessages.registerBrokerRequest(r);
+            MessageCodec<RegisterBrokerRequest> codec = ControllerApis.BROKER_REGISTRATION.requestCodec();
+            assertThat(read(codec, (short) 1, write(codec, (short) 1, request))).isEqualTo(request);
+            // v0: broker id and previous epoch only, read with no endpoints.
+            RegisterBrokerRequest bare = new RegisterBrokerRequest(request.brokerId(), request.previousBrokerEpoch());
+            byte[] v0 = write(codec, (short) 0, bare);
+            assertThat(v0).hasSize(4 + 8);
+            assertThat(read(codec, (short) 0, v0)).isEqualTo(bare);
+            if (!request.endpoints().isEmpty()) {
+                assertThatThrownBy(() -> write(codec, (short) 0, request)).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("cannot carry the endpoints");
+            }
+
+            MessageCodec<ControllerReply<MetadataFetchResponse>> fetch = ControllerApis.METADATA_FETCH.responseCodec();
+            MetadataFetchResponse response = TestControllerMessages.metadataFetchResponse(r);
+            ControllerReply<MetadataFetchResponse> reply = ControllerReply.ok(response);
+            assertThat(read(fetch, (short) 1, write(fetch, (short) 1, reply))).isEqualTo(reply);
+            // A v0 reader gets every broker without endpoints, everything else unchanged.
+            assertThat(read(fetch, (short) 0, write(fetch, (short) 0, reply)))
+                    .isEqualTo(ControllerReply.ok(withoutEndpoints(response)));
+        });
+    }
+
+    @Test
+    @DisplayName("LDR-4 NET-1 a bad endpoint on the wire (port 0, repeated listener name) is malformed, not a registration")
+    void badEndpoints() {
+        MessageCodec<RegisterBrokerRequest> codec = ControllerApis.BROKER_REGISTRATION.requestCodec();
+        byte[] good = write(codec, (short) 1, new RegisterBrokerRequest(2, -1,
+                List.of(new Endpoint("PLAINTEXT", "PLAINTEXT", "h", 9092))));
+        byte[] portZero = good.clone();
+        java.util.Arrays.fill(portZero, portZero.length - 4, portZero.length, (byte) 0);
+        assertThatThrownBy(() -> read(codec, (short) 1, portZero)).isInstanceOf(MalformedFrameException.class)
+                .hasMessageContaining("port 0");
+        byte[] dup = write(codec, (short) 1, new RegisterBrokerRequest(2, -1,
+                List.of(new Endpoint("AAAAA", "PLAINTEXT", "h", 9092), new Endpoint("BBBBB", "PLAINTEXT", "h", 9093))));
+        // The second listener renamed to the first's name, byte for byte.
+        byte[] dupped = new String(dup, StandardCharsets.ISO_8859_1).replace("BBBBB", "AAAAA")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        assertThatThrownBy(() -> read(codec, (short) 1, dupped)).isInstanceOf(MalformedFrameException.class)
+                .hasMessageContaining("twice");
+    }
+
+    private static MetadataFetchResponse withoutEndpoints(MetadataFetchResponse r) {
+        return new MetadataFetchResponse(r.afterOffset(),
+                r.image().map(i -> new MetadataImage(i.offset(), bare(i.brokers()), i.partitions(), i.minInsyncReplicasByTopic())),
+                r.deltas().stream().map(d -> new MetadataDelta(d.offset(), bare(d.brokers()), d.partitions(),
+                        d.deletedPartitions(), d.minInsyncReplicasByTopic())).toList());
+    }
+
+    private static List<BrokerRegistration> bare(List<BrokerRegistration> brokers) {
+        return brokers.stream().map(b -> new BrokerRegistration(b.brokerId(), b.brokerEpoch(), b.fenced(),
+                b.inControlledShutdown())).toList();
+    }
+
+    private static <T> byte[] write(MessageCodec<T> codec, short version, T message) {
+        WireWriter out = new WireWriter(ByteBufAllocator.DEFAULT);
+        codec.write(message, version, out);
+        io.netty.buffer.ByteBuf buf = out.finish();
+        try {
+            byte[] bytes = new byte[buf.readableBytes()];
+            buf.getBytes(buf.readerIndex(), bytes);
+            return bytes;
+        } finally {
+            buf.release();
+        }
+    }
+
+    private static <T> T read(MessageCodec<T> codec, short version, byte[] bytes) {
+        WireReader in = new WireReader(io.netty.buffer.Unpooled.wrappedBuffer(bytes));
+        T value = codec.read(version, in);
+        in.expectEnd("test body");
+        return value;
     }
 
     @Test

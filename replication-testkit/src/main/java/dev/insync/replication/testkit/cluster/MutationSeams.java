@@ -188,7 +188,8 @@ final class MutationSeams {
             public CompletionStage<RegisterBrokerResponse> registerBroker(RegisterBrokerRequest request) {
                 // UNCLEAN_RESTART_REPORTED_CLEAN: no clean-shutdown marker, yet the last epoch is sent.
                 if (reportClean && request.previousBrokerEpoch() < 0 && lastIncarnationEpoch >= 0) {
-                    return endpoint.registerBroker(new RegisterBrokerRequest(request.brokerId(), lastIncarnationEpoch));
+                    return endpoint.registerBroker(new RegisterBrokerRequest(request.brokerId(), lastIncarnationEpoch,
+                            request.endpoints()));
                 }
                 return endpoint.registerBroker(request);
             }

@@ -162,8 +162,9 @@ public final class ControllerRpc {
             }
 
             @Override
-            public CompletionStage<Long> registerBroker(int id, long previousBrokerEpoch) {
-                return endpoint.registerBroker(new RegisterBrokerRequest(id, previousBrokerEpoch))
+            public CompletionStage<Long> registerBroker(int id, long previousBrokerEpoch,
+                                                        java.util.List<dev.insync.replication.core.metadata.Endpoint> endpoints) {
+                return endpoint.registerBroker(new RegisterBrokerRequest(id, previousBrokerEpoch, endpoints))
                         .thenApply(RegisterBrokerResponse::brokerEpoch);
             }
 

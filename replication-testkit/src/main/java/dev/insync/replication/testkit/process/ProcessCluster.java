@@ -51,8 +51,9 @@ import java.util.stream.Collectors;
  * <p>Node ids: brokers {@code 1..brokers}, controllers {@value #FIRST_CONTROLLER_ID} on (one id
  * space, as in KRaft). Links: broker→broker (a follower dials its leader) and broker→controller
  * (registration, heartbeats, AlterPartition, metadata fetch) each have a proxy, configured through
- * {@code insync.connect.overrides}: the broker dials the proxy instead of the node. Brokers advertise
- * their real listener ({@code insync.broker.addresses}), so clients reach them directly. The
+ * {@code insync.connect.overrides}: the broker dials the proxy instead of the node. Brokers register
+ * their real listener (LDR-4: {@code listeners}, which metadata hands to every client), so clients
+ * reach them directly; no process is given an address table of brokers. The
  * controllers' Raft traffic is not proxied: a Ratis node binds the address its own
  * {@code controller.quorum.voters} entry names, and Ratis replicates the peers' addresses in its
  * configuration entries, so one node cannot be given a proxy of its own for each peer; controller
@@ -429,7 +430,6 @@ public final class ProcessCluster implements AutoCloseable {
         props.put("node.id", Integer.toString(node.id()));
         props.put("process.roles", node.role().property());
         props.put("listeners", "PLAINTEXT://127.0.0.1:" + node.listenerPort());
-        props.put("insync.broker.addresses", table(brokerIds(), id -> node(id).listener()));
         props.put("insync.controller.endpoints", table(controllerIds(), id -> node(id).listener()));
         if (node.role() == Role.BROKER) {
             props.put("log.dirs", node.directory().resolve("data").toString());

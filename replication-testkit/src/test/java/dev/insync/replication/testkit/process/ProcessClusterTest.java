@@ -93,8 +93,9 @@ class ProcessClusterTest {
             Properties b1 = config(cluster, 1);
             assertThat(b1.getProperty("process.roles")).isEqualTo("broker");
             assertThat(b1.getProperty("replica.lag.time.max.ms")).isEqualTo("5000");
-            assertThat(b1.getProperty("insync.broker.addresses")).isEqualTo("1@127.0.0.1:" + cluster.node(1).listenerPort()
-                    + ",2@127.0.0.1:" + cluster.node(2).listenerPort() + ",3@127.0.0.1:" + cluster.node(3).listenerPort());
+            // LDR-4: brokers learn each other's listeners from registrations; the proxies come in as overrides.
+            assertThat(b1.getProperty("insync.broker.addresses")).isNull();
+            assertThat(b1.getProperty("listeners")).isEqualTo("PLAINTEXT://127.0.0.1:" + cluster.node(1).listenerPort());
             assertThat(b1.getProperty("insync.connect.overrides")).isEqualTo(
                     "2@127.0.0.1:" + cluster.proxy(1, 2).address().getPort()
                             + ",3@127.0.0.1:" + cluster.proxy(1, 3).address().getPort()

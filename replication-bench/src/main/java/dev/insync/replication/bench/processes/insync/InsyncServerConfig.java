@@ -49,11 +49,6 @@ final class InsyncServerConfig {
             return controllerId + "@127.0.0.1:" + controllerPort;
         }
 
-        String brokerAddresses() {
-            return new TreeMap<>(brokerPorts).entrySet().stream().map(e -> e.getKey() + "@127.0.0.1:" + e.getValue())
-                    .collect(Collectors.joining(","));
-        }
-
         String bootstrapServers() {
             return new TreeMap<>(brokerPorts).values().stream().map(p -> "127.0.0.1:" + p)
                     .collect(Collectors.joining(","));
@@ -83,7 +78,7 @@ final class InsyncServerConfig {
         p.put("process.roles", role);
         p.put("listeners", "PLAINTEXT://127.0.0.1:" + port);
         p.put("insync.controller.endpoints", layout.controllerEndpoints());
-        p.put("insync.broker.addresses", layout.brokerAddresses());
+        // Brokers register their listeners and learn each other's from metadata (LDR-4): no address table.
         return p;
     }
 
