@@ -145,7 +145,10 @@ class RatisControllerRestartTest {
             String expected = RatisQuorum.dump(active);
 
             RatisControllerNode restarted = quorum.start(lagging);
-            quorum.awaitCommitted(end, 20_000);
+            // The leader reaches a restarted peer again once its gRPC channel to it leaves the reconnect
+            // backoff it entered while the peer was down (gRPC's default, growing with the downtime); on a
+            // loaded machine the downtime here is long, and 20 s was once not enough (no entry arrived).
+            quorum.awaitCommitted(end, 60_000);
             assertThat(RatisQuorum.dump(restarted)).isEqualTo(expected);
             assertThat(restarted.metadataLog().latestSnapshot()).isPresent();
             assertThat(restarted.metadataLog().latestSnapshot().orElseThrow().lastOffset()).isGreaterThan(laggingAt);
