@@ -100,7 +100,8 @@ public final class ScenarioCommand implements Callable<Integer> {
     @Option(names = "--json", description = "After the traces, print one JSON object per scenario, one per line.")
     private boolean json;
 
-    @Option(names = "--verbose", description = "Also print the brokers' own INFO log lines.")
+    @Option(names = "--verbose", description = "Also print the brokers' own INFO log lines (simulation only: with"
+            + " --processes the trace quotes the lines it checks, the rest stay in the processes' log files).")
     private boolean verbose;
 
     @Override

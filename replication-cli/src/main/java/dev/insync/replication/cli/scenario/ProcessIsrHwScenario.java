@@ -188,7 +188,7 @@ public final class ProcessIsrHwScenario implements ProcessScenario {
         long hwAfterAcksAll = run.highWatermark(TOPIC);
         run.line("high watermark = " + hwAfterAcksAll + " (t+" + (ProcessScenarioRun.nowMs() - pausedAt) + " ms)");
         run.describe(TOPIC);
-        run.printLogLines(mark, LEADER, "leader (broker 1) output", t -> t.contains("ISR"));
+        run.printLogLines(mark, LEADER, "leader (broker 1) output", pausedAt, t -> t.contains("ISR"));
         PartitionRegistration shrunk = run.requirePartition(TOPIC);
         epochs.add(shrunk.partitionEpoch());
         run.put("acksAllOffset", outcome.offset());
@@ -214,7 +214,7 @@ public final class ProcessIsrHwScenario implements ProcessScenario {
         run.put("isrBackMsAfterResume", backMs);
         run.line("ISR back " + (back ? backMs + " ms" : "not within " + 3 * ISR_BACK_WITHIN_MS + " ms") + " after SIGCONT");
         run.describe(TOPIC);
-        run.printLogLines(mark, LEADER, "leader (broker 1) output", t -> t.contains("ISR"));
+        run.printLogLines(mark, LEADER, "leader (broker 1) output", resumedAt, t -> t.contains("ISR"));
         PartitionRegistration expanded = run.requirePartition(TOPIC);
         epochs.add(expanded.partitionEpoch());
         run.put("isrAfterResume", expanded.isr());

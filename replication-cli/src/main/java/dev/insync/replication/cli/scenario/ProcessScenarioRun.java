@@ -37,6 +37,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,6 +49,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +59,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -121,7 +126,7 @@ final class ProcessScenarioRun implements AutoCloseable {
             dir = settings.dataDir().isPresent() ? Files.createDirectories(settings.dataDir().get())
                     : Files.createTempDirectory("insync-scenario-" + scenario + "-");
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("Cannot create the scenario's directory", e);
+            throw new UncheckedIOException("Cannot create the scenario's directory", e);
         }
         ProcessCluster.Builder builder = configure.apply(ChaosRun.clusterBuilder(dir)
                 .brokerProperty("replica.lag.time.max.ms", lagMs)
@@ -134,7 +139,7 @@ final class ProcessScenarioRun implements AutoCloseable {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            String why = "the process cluster did not start: " + e;
+            String why = "the process cluster did not start: " + e + " (its files and logs are kept in " + dir + ")";
             printer.accept("!!! scenario aborted: " + why);
             printer.accept("--- " + scenario + ": 1 expectation(s) failed:");
             printer.accept("    aborted: " + why);
@@ -244,15 +249,15 @@ final class ProcessScenarioRun implements AutoCloseable {
     }
 
     /** The controller's registration of {@code topic}-0 now, empty if no controller answered in time. */
-    java.util.Optional<PartitionRegistration> partition(String topic) {
+    Optional<PartitionRegistration> partition(String topic) {
         return description(topic).map(d -> d.partitions().get(0));
     }
 
-    private java.util.Optional<TopicDescription> description(String topic) {
+    private Optional<TopicDescription> description(String topic) {
         try {
-            return java.util.Optional.of(admin.describeTopicConfigs(topic).get(CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS));
+            return Optional.of(admin.describeTopicConfigs(topic).get(CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS));
         } catch (ExecutionException | TimeoutException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ScenarioAbortedException("interrupted while describing " + topic);
@@ -388,13 +393,16 @@ final class ProcessScenarioRun implements AutoCloseable {
                 () -> line("(no controller answered a describe of " + topic + ")"));
     }
 
-    /** Prints the lines {@code broker} wrote since {@code mark} that {@code interesting} keeps. */
-    void printLogLines(int mark, int broker, String heading, java.util.function.Predicate<String> interesting) {
+    /**
+     * Prints the lines {@code broker} wrote since {@code mark} that {@code interesting} keeps, each after
+     * {@code [t+N ms]}: when this run first saw it, from {@code zeroMs} (a step's SIGSTOP or restart).
+     */
+    void printLogLines(int mark, int broker, String heading, long zeroMs, Predicate<String> interesting) {
         logs.readOnce();
-        line("--- " + heading + " (the broker's own lines, t+ = when this run saw them)");
+        line("--- " + heading + " (the broker's own lines; t+ = when this run saw them)");
         for (BrokerLogTail.Line l : logs.since(mark, broker)) {
             if (interesting.test(l.text())) {
-                line(l.text());
+                line("[t+" + (l.seenAtMs() - zeroMs) + " ms] " + l.text());
             }
         }
     }
@@ -492,7 +500,7 @@ final class ProcessScenarioRun implements AutoCloseable {
             return false;
         }
         String list = text.substring(at + prefix.length()).split(" ", 2)[0];
-        java.util.Set<Integer> seen = new java.util.TreeSet<>();
+        Set<Integer> seen = new TreeSet<>();
         for (String id : list.split(",")) {
             try {
                 seen.add(Integer.parseInt(id));
@@ -500,7 +508,7 @@ final class ProcessScenarioRun implements AutoCloseable {
                 return false;
             }
         }
-        java.util.Set<Integer> wanted = new java.util.TreeSet<>();
+        Set<Integer> wanted = new TreeSet<>();
         for (int id : ids) {
             wanted.add(id);
         }

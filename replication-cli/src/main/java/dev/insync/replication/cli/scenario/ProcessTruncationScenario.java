@@ -184,7 +184,7 @@ public final class ProcessTruncationScenario implements ProcessScenario {
                 && sameLog(run, OLD_LEADER, NEW_LEADER) && EPOCH_1_FILE.equals(epochFile(run, OLD_LEADER)), SETTLE_WAIT_MS);
         run.put("caughtUpMsAfterRestart", caughtUp ? ProcessScenarioRun.nowMs() - restartAt : -1L);
         run.describe(TOPIC);
-        run.printLogLines(mark, OLD_LEADER, "broker 1 output", t -> t.contains("Truncat"));
+        run.printLogLines(mark, OLD_LEADER, "broker 1 output", restartAt, t -> t.contains("Truncat"));
         List<BrokerLogTail.Line> truncations = run.logs().since(mark, OLD_LEADER).stream()
                 .filter(l -> l.text().contains("Truncating partition")).toList();
         long truncatedTo = -1;

@@ -65,7 +65,7 @@ class BrokerLogTailTest {
     }
 
     @Test
-    @DisplayName("ISR-5 on processes: a committed ISR is the leader's AlterPartition line or its metadata line, either"
+    @DisplayName("a committed ISR on processes is the leader's AlterPartition line or its metadata line, either"
             + " order of replicas; a pending shrink or another ISR is not")
     void isrCommittedLines() {
         assertThat(ProcessScenarioRun.isrCommitted("INFO [Partition rep-0 broker=1] ISR updated to 1,2  and version updated to 1",
