@@ -67,12 +67,17 @@ class ScenarioProcessesTest {
 
     @Test
     @DisplayName("SCN-1, SCN-2, SCN-3 on processes: scenario all --processes --json passes all three; SCN-1's shrink"
-            + " lands 4.5-8 s after the SIGSTOP (lag 5000 ms), acks=all waits for it; SCN-2 refuses acks=all with"
+            + " lands 4.5-8.5 s after the SIGSTOP (lag 5000 ms), acks=all waits for it; SCN-2 refuses acks=all with"
             + " NOT_ENOUGH_REPLICAS; SCN-3 loses lost-* and truncates broker 1 to 10")
     void allThreeOnProcesses() {
         Run run = run("all", "--processes", "--json", "--data-dir", dir.resolve("kept").toString());
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         List<Map<String, Object>> json = run.json();
+        // The wall-clock figures of this run, for the build log (docs/scenarios.md quotes such runs).
+        json.forEach(j -> System.out.println("scenario " + j.get("scenario") + " on processes: durationMs=" + j.get("durationMs")
+                + (j.containsKey("shrinkMsAfterPause") ? ", shrinkMsAfterPause=" + j.get("shrinkMsAfterPause")
+                        + ", msFromPauseToAcksAllDone=" + j.get("msFromPauseToAcksAllDone")
+                        + ", isrBackMsAfterResume=" + j.get("isrBackMsAfterResume") : "")));
         assertThat(json).extracting(j -> j.get("scenario")).containsExactly("isr-hw", "min-isr", "truncation");
         assertThat(json).allSatisfy(j -> {
             assertThat(j.get("passed")).as("%s", j.get("failures")).isEqualTo(true);
@@ -91,10 +96,10 @@ class ScenarioProcessesTest {
         assertThat(isrHw.get("isrAfterShrink")).isEqualTo(List.of(1L, 2L));
         assertThat(isrHw.get("partitionEpochs")).isEqualTo(List.of(0L, 1L, 2L));
         // SCN-1 on the wall clock: Kafka 4.4 shrank 5.2-7.3 s after the pause; the window allows broker 3's last
-        // fetch parked up to replica.fetch.wait.max.ms (500) before the SIGSTOP and half a second of scheduling.
-        assertThat((Long) isrHw.get("shrinkMsAfterPause")).isBetween(4_500L, 8_000L);
+        // fetch parked up to replica.fetch.wait.max.ms (500) before the SIGSTOP and a second of scheduling delay.
+        assertThat((Long) isrHw.get("shrinkMsAfterPause")).isBetween(4_500L, 8_500L);
         assertThat((Long) isrHw.get("msFromPauseToAcksAllDone")).isGreaterThanOrEqualTo((Long) isrHw.get("shrinkMsAfterPause"))
-                .isLessThanOrEqualTo(9_500L);
+                .isLessThanOrEqualTo(9_500L + 500L);
         assertThat((Long) isrHw.get("isrBackMsAfterResume")).isBetween(0L, 5_000L);
         assertThat(isrHw.get("hwCheckpoints")).isEqualTo(Map.of("1", "rep 0 18", "2", "rep 0 18", "3", "rep 0 18"));
 

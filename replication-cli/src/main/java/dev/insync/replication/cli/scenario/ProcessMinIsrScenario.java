@@ -46,8 +46,8 @@ import java.util.function.Consumer;
  *
  * <p>Result keys: those of {@link MinIsrScenario} ({@code results}, {@code isrAfterShutdown}, {@code elr},
  * {@code leaderLog}, {@code lagMs}), and {@code processes}, {@code isrAfterRestart},
- * {@code shutdownMs} (SIGTERM to exit), {@code isrBackMsAfterRestart} (the restarted broker ready to back in
- * the ISR), {@code durationMs}.
+ * {@code shutdownMs} (SIGTERM to exit), {@code isrBackMsAfterRestart} (from the restart until the controller has
+ * broker 3 in the ISR again), {@code durationMs}.
  */
 public final class ProcessMinIsrScenario implements ProcessScenario {
 
@@ -114,6 +114,7 @@ public final class ProcessMinIsrScenario implements ProcessScenario {
         send(run, acks1, results, 2, 1, new ProduceOutcome(Errors.NONE, 2, 0));
 
         run.section("3. start broker 3 again");
+        int restartMark = run.logs().mark();
         long restartAt = ProcessScenarioRun.nowMs();
         run.cluster().restart(STOPPED);
         run.require(() -> run.partition(TOPIC).map(r -> r.isr().size() == 3).orElse(false),
@@ -127,7 +128,7 @@ public final class ProcessMinIsrScenario implements ProcessScenario {
         run.expect("ISR after broker 3's restart", List.of(1, 2, 3), isrAfterRestart.stream().sorted().toList());
         // The leader may learn the expanded ISR a moment after the controller committed it (ISR-5): until then
         // it still counts two in-sync replicas.
-        run.require(() -> run.logs().first(mark, LEADER, t -> ProcessScenarioRun.isrCommitted(t, 1, 2, 3)).isPresent(),
+        run.require(() -> run.logs().first(restartMark, LEADER, t -> ProcessScenarioRun.isrCommitted(t, 1, 2, 3)).isPresent(),
                 METADATA_WAIT_MS, "the leader having ISR 1,2,3");
         send(run, acksAll, results, 3, -1, new ProduceOutcome(Errors.NONE, 3, 0));
         send(run, acks1, results, 3, 1, new ProduceOutcome(Errors.NONE, 4, 0));
