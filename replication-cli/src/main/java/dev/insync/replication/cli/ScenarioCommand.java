@@ -16,6 +16,7 @@
 
 package dev.insync.replication.cli;
 
+import dev.insync.replication.cli.scenario.ProcessScenario;
 import dev.insync.replication.testkit.scenario.Scenario;
 import dev.insync.replication.testkit.scenario.ScenarioResult;
 import dev.insync.replication.testkit.scenario.ScenarioSettings;
@@ -39,7 +40,9 @@ import java.util.stream.Stream;
 
 /**
  * {@code insync scenario isr-hw|min-isr|truncation|all}: runs the seed's experiments (contract §10 SCN-1,
- * SCN-2, SCN-3) on the simulated in-process cluster and prints what the seed prints.
+ * SCN-2, SCN-3) on the simulated in-process cluster and prints what the seed prints; with
+ * {@code --processes}, on real processes instead ({@link ProcessScenario}: one controller and three
+ * {@code insync broker} JVMs per scenario, SIGSTOP, SIGTERM, {@code kill -9}, the wall clock).
  *
  * <p>Output: each scenario's trace (describe lines, HWs, the brokers' log lines rebuilt from their state,
  * checkpoint files, what a consumer reads) and a verdict line. With {@code --json}, after all traces, one
@@ -53,7 +56,8 @@ import java.util.stream.Stream;
 @Command(name = "scenario",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs the seed's experiments on a simulated 3-broker cluster, in virtual time.",
+            "Runs the seed's experiments on a simulated 3-broker cluster, in virtual time, or with --processes on",
+            "a controller and 3 broker processes (SIGSTOP, SIGTERM, kill -9) on the wall clock.",
             "  isr-hw      SCN-1: a paused follower, ISR shrink/expand, HW and acks=all",
             "  min-isr     SCN-2: min.insync.replicas=3 with a broker shut down",
             "  truncation  SCN-3: lost acks=1 records, truncation by leader epoch",
@@ -80,7 +84,7 @@ public final class ScenarioCommand implements Callable<Integer> {
     private Long lagMs;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "" + ScenarioSettings.DEFAULT_SEED,
-            description = "Seed of the simulation (link delays). Default: ${DEFAULT-VALUE}.")
+            description = "Seed of the simulation (link delays; not used with --processes). Default: ${DEFAULT-VALUE}.")
     private long seed;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
@@ -88,15 +92,20 @@ public final class ScenarioCommand implements Callable<Integer> {
                     + " DIR must be new or empty. Default: a temporary directory, deleted.")
     private Path dataDir;
 
+    @Option(names = "--processes",
+            description = "Run on real processes: a controller and brokers 1, 2, 3 as separate JVMs on 127.0.0.1 (this JVM's"
+                    + " class path), one cluster per scenario; --data-dir keeps their files and logs.")
+    private boolean processes;
+
     @Option(names = "--json", description = "After the traces, print one JSON object per scenario, one per line.")
     private boolean json;
 
-    @Option(names = "--verbose", description = "Also print the brokers' own INFO log lines.")
+    @Option(names = "--verbose", description = "Also print the brokers' own INFO log lines (simulation only: with"
+            + " --processes the trace quotes the lines it checks, the rest stay in the processes' log files).")
     private boolean verbose;
 
     @Override
     public Integer call() {
-        List<Scenario> scenarios = selected();
         if (lagMs != null && lagMs < 2) {
             throw new ParameterException(spec.commandLine(), "--lag-ms must be at least 2, got " + lagMs);
         }
@@ -104,6 +113,10 @@ public final class ScenarioCommand implements Callable<Integer> {
             // Read by slf4j-simple when the first logger is created, which is after this point.
             System.setProperty(LOG_LEVEL_PROPERTY, verbose ? "info" : "error");
         }
+        if (processes) {
+            return callOnProcesses();
+        }
+        List<Scenario> scenarios = selected();
         PrintWriter out = spec.commandLine().getOut();
         List<ScenarioSettings> settings = new ArrayList<>();
         for (Scenario scenario : scenarios) {
@@ -127,6 +140,43 @@ public final class ScenarioCommand implements Callable<Integer> {
         }
         out.flush();
         return results.stream().allMatch(ScenarioResult::passed) ? 0 : EXIT_FAILURE;
+    }
+
+    /** {@code --processes}: each selected scenario on a process cluster of its own, in order. */
+    private int callOnProcesses() {
+        List<ProcessScenario> scenarios = selectedOnProcesses();
+        PrintWriter out = spec.commandLine().getOut();
+        List<ScenarioSettings> settings = new ArrayList<>();
+        for (ProcessScenario scenario : scenarios) {
+            Optional<Path> dir = Optional.ofNullable(dataDir)
+                    .map(d -> scenarios.size() > 1 ? d.resolve(scenario.name()) : d);
+            dir.ifPresent(this::requireEmpty);
+            settings.add(new ScenarioSettings(lagMs == null ? OptionalLong.empty() : OptionalLong.of(lagMs), seed, dir));
+        }
+        List<ScenarioResult> results = new ArrayList<>();
+        for (int i = 0; i < scenarios.size(); i++) {
+            ProcessScenario scenario = scenarios.get(i);
+            out.println("##### " + scenario.ruleId() + " " + scenario.name() + " on processes (replica.lag.time.max.ms "
+                    + settings.get(i).lagMsOr(scenario.defaultLagMs()) + ")");
+            out.flush();
+            results.add(scenario.run(settings.get(i), line -> {
+                out.println(line);
+                out.flush();
+            }));
+        }
+        if (json) {
+            results.forEach(r -> out.println(r.toJson()));
+        }
+        out.flush();
+        return results.stream().allMatch(ScenarioResult::passed) ? 0 : EXIT_FAILURE;
+    }
+
+    private List<ProcessScenario> selectedOnProcesses() {
+        if (ALL.equals(which)) {
+            return ProcessScenario.all();
+        }
+        return ProcessScenario.named(which).map(List::of).orElseThrow(() -> new ParameterException(spec.commandLine(),
+                "Unknown scenario '" + which + "': give isr-hw, min-isr, truncation or all"));
     }
 
     /** A scenario starts from nothing: its data directory must be new or empty. */

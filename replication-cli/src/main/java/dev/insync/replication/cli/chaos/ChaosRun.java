@@ -219,6 +219,19 @@ public final class ChaosRun {
     }
 
     private static InsyncClient client(ProcessCluster cluster, String id) {
+        Map<String, Object> props = clientProperties(cluster, "chaos-" + id);
+        props.put("acks", "all");
+        props.put("request.timeout.ms", REQUEST_TIMEOUT_MS);
+        props.put("delivery.timeout.ms", DELIVERY_TIMEOUT_MS);
+        return InsyncClient.builder(props).build();
+    }
+
+    /**
+     * The properties of a client of {@code cluster}: its brokers and controllers, no linger, one request in
+     * flight per connection (so a connection keeps the order of its records), consumer fetches parked at most
+     * 200 ms. Callers add {@code acks} and their timeouts.
+     */
+    public static Map<String, Object> clientProperties(ProcessCluster cluster, String clientId) {
         StringBuilder controllers = new StringBuilder();
         for (int c : cluster.controllerIds()) {
             controllers.append(controllers.length() == 0 ? "" : ",").append("127.0.0.1:").append(cluster.node(c).listenerPort());
@@ -226,14 +239,11 @@ public final class ChaosRun {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("bootstrap.servers", cluster.bootstrapServers());
         props.put("bootstrap.controllers", controllers.toString());
-        props.put("acks", "all");
         props.put("linger.ms", 0);
         props.put("max.in.flight.requests.per.connection", 1);
-        props.put("request.timeout.ms", REQUEST_TIMEOUT_MS);
-        props.put("delivery.timeout.ms", DELIVERY_TIMEOUT_MS);
         props.put("fetch.max.wait.ms", 200);
-        props.put("client.id", "chaos-" + id);
-        return InsyncClient.builder(props).build();
+        props.put("client.id", clientId);
+        return props;
     }
 
     private void recordSettings() {
@@ -437,7 +447,28 @@ public final class ChaosRun {
 
     /** Broker {@code broker}'s log of {@code partition}, from its segment files: every valid batch, in order. */
     static Final finalLog(int broker, int partition, Path logDir, long hw) throws IOException {
-        Path dir = logDir.resolve(TOPIC + "-" + partition);
+        PartitionFiles files = readPartitionFiles(logDir.resolve(TOPIC + "-" + partition));
+        return new Final(broker, partition, hw, files.logEndOffset(), files.logStartOffset(), files.entries());
+    }
+
+    /**
+     * What a partition directory's segment files hold, read by another process (a stopped broker's, or a running
+     * one's as far as it has written): every record of every valid batch, in order, each value as
+     * {@link HistoryValues#digest} gives it (short values as they are).
+     *
+     * @param entries        the records: offset, the batch's partition leader epoch, the value
+     * @param logStartOffset the first batch's base offset, 0 without any
+     * @param logEndOffset   the offset after the last valid batch, 0 without any
+     */
+    public record PartitionFiles(List<LogEntry> entries, long logStartOffset, long logEndOffset) {
+        /** Immutable copy. */
+        public PartitionFiles {
+            entries = List.copyOf(entries);
+        }
+    }
+
+    /** The records of the partition directory {@code dir} (empty if it does not exist), up to a torn or invalid tail. */
+    public static PartitionFiles readPartitionFiles(Path dir) throws IOException {
         List<LogEntry> entries = new ArrayList<>();
         long leo = 0;
         long logStart = -1;
@@ -475,7 +506,7 @@ public final class ChaosRun {
                 }
             }
         }
-        return new Final(broker, partition, hw, leo, Math.max(0, logStart), entries);
+        return new PartitionFiles(entries, Math.max(0, logStart), leo);
     }
 
     /** What a run found, for the report: acknowledged values by partition and offset, as the checker sees them. */

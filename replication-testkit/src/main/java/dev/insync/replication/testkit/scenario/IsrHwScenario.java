@@ -89,17 +89,17 @@ public final class IsrHwScenario implements Scenario {
     }
 
     /** The idle pause: 12 s, or 2.4 × lag when longer, so it always exceeds twice the lag. */
-    static long idlePauseMs(long lagMs) {
+    public static long idlePauseMs(long lagMs) {
         return Math.max(IDLE_PAUSE_MS, lagMs * 12 / 5);
     }
 
     /** 30 s, or longer than any pause of the run so that the paused broker is never fenced. */
-    static long sessionTimeoutMs(long lagMs) {
+    public static long sessionTimeoutMs(long lagMs) {
         return Math.max(SESSION_TIMEOUT_MS, idlePauseMs(lagMs) + 2 * lagMs);
     }
 
     /** 30 s, or long enough for a shrink at 1.5 × lag. */
-    static long requestTimeoutMs(long lagMs) {
+    public static long requestTimeoutMs(long lagMs) {
         return Math.max(REQUEST_TIMEOUT_MS, 2 * lagMs + ISR_BACK_WITHIN_MS);
     }
 
