@@ -16,15 +16,16 @@
 
 package dev.insync.replication.server;
 
+import dev.insync.replication.testkit.process.LoopbackPorts;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,21 +50,31 @@ public final class ClusterLayout {
 
     public ClusterLayout(Path root, int controllers, int brokers) {
         this.root = root;
+        Iterator<Integer> ports = freePorts(2 * controllers + brokers).iterator();
         for (int i = 0; i < controllers; i++) {
-            controllerListeners.put(FIRST_CONTROLLER_ID + i, new InetSocketAddress("127.0.0.1", freePort()));
-            raftPorts.put(FIRST_CONTROLLER_ID + i, freePort());
+            controllerListeners.put(FIRST_CONTROLLER_ID + i, new InetSocketAddress("127.0.0.1", ports.next()));
+            raftPorts.put(FIRST_CONTROLLER_ID + i, ports.next());
         }
         for (int id = 1; id <= brokers; id++) {
-            brokerListeners.put(id, new InetSocketAddress("127.0.0.1", freePort()));
+            brokerListeners.put(id, new InetSocketAddress("127.0.0.1", ports.next()));
+        }
+    }
+
+    /**
+     * Distinct ports free a moment ago, below the kernel's ephemeral range: a socket bound to port 0
+     * in between (a test's proxy, a client's connection) can never take one of them before its server
+     * binds it, as it could take a port picked by binding port 0.
+     */
+    static List<Integer> freePorts(int count) {
+        try {
+            return LoopbackPorts.freeBelowEphemeralRange(count);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
     static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return freePorts(1).get(0);
     }
 
     public List<Integer> controllerIds() {
