@@ -260,6 +260,10 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
         }
         fileSync.force(current, file);
         fileSync.beforeWrite(file);
+        if (size < capacityBytes) {
+            shrinkAndUnmapLazily(size);
+            return;
+        }
         MappedByteBuffer remapped = UninterruptibleIo.call(() -> {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 if (ch.size() > size) {
@@ -273,6 +277,30 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
         this.mmap = remapped;
         this.capacityBytes = size;
         this.maxEntries = size / entrySize;
+    }
+
+    /**
+     * {@link #resize} to fewer bytes of a mapped index (a segment becoming inactive or closing): the
+     * file is cut and the index drops its mapping instead of mapping the shorter file again; the
+     * next lookup, if any, maps what is left. A second mapping per trim would count against the
+     * process's {@code vm.max_map_count} until the collector released the first, and with tens of
+     * thousands of indexes that limit is reached. A reader still holding the old mapping reads only
+     * entries below the count, which the cut keeps.
+     */
+    private void shrinkAndUnmapLazily(int size) throws IOException {
+        UninterruptibleIo.run(() -> {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                if (ch.size() > size) {
+                    ch.truncate(size);
+                }
+            }
+        });
+        synchronized (this) {
+            backedBytes = Math.min(backedBytes, size / PAGE_BYTES * PAGE_BYTES);
+            this.capacityBytes = size;
+            this.maxEntries = size / entrySize;
+            this.mmap = null;
+        }
     }
 
     /**
