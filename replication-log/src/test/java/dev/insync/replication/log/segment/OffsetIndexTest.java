@@ -206,4 +206,132 @@ class OffsetIndexTest {
         reopened.close();
         assertThat(Files.size(file)).isEqualTo(8);
     }
+
+    @Test
+    @DisplayName("LOG-2 offset index append: an entry must pass the last one in both offset and position; equal is refused,"
+            + " naming both entries and the file")
+    void log2AppendMustIncreaseStrictly() throws Exception {
+        Path file = tmp.resolve("00000000000000000010.index");
+        OffsetIndex index = new OffsetIndex(file, 10, 80);
+        index.append(10, 0);
+        index.append(15, 100);
+        assertThatThrownBy(() -> index.append(15, 200)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Index entry (15, 200) does not follow Position[offset=15, position=100] in " + file);
+        assertThatThrownBy(() -> index.append(16, 100)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Index entry (16, 100) does not follow Position[offset=15, position=100] in " + file);
+        assertThat(index.entries()).isEqualTo(2);
+        index.append(16, 101);
+        assertThat(index.lastEntry()).isEqualTo(new OffsetIndex.Position(16, 101));
+        assertThat(index.offsetAt(2)).isEqualTo(16);
+        assertThat(index.positionAt(2)).isEqualTo(101);
+        assertThat(index.offsetAt(0)).isEqualTo(10);
+        assertThat(index.positionAt(0)).isZero();
+    }
+
+    @Test
+    @DisplayName("LOG-2 offset index: offsets below the base or more than Integer.MAX_VALUE above it are refused, naming the file")
+    void log2RelativeOffsetBounds() throws Exception {
+        Path file = tmp.resolve("00000000000000000100.index");
+        OffsetIndex index = new OffsetIndex(file, 100, 80);
+        assertThatThrownBy(() -> index.append(99, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Offset 99 is not representable relative to base offset 100 in " + file);
+        long tooFar = 100 + (long) Integer.MAX_VALUE + 1;
+        assertThatThrownBy(() -> index.append(tooFar, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Offset " + tooFar + " is not representable");
+        assertThat(index.entries()).isZero();
+        index.append(100, 0);
+        index.append(100 + (long) Integer.MAX_VALUE, 61);
+        assertThat(index.lastEntry()).isEqualTo(new OffsetIndex.Position(100 + (long) Integer.MAX_VALUE, 61));
+        assertThat(index.floorSlot(99)).isEqualTo(-1);
+        assertThat(index.floorSlot(100)).isZero();
+        assertThat(index.floorSlot(Long.MAX_VALUE)).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("LOG-3 scanRange: the position of the entry at or below the target and of the entry after it (-1 if none)")
+    void log3ScanRange() throws Exception {
+        OffsetIndex index = new OffsetIndex(tmp.resolve("00000000000000000000.index"), 0, 80);
+        index.append(10, 1000);
+        index.append(20, 2000);
+        index.append(30, 3000);
+        assertThat(index.scanRange(5)).as("below every entry: from 0 to the first").isEqualTo(1000L);
+        assertThat(index.scanRange(10)).isEqualTo((1000L << 32) | 2000L);
+        assertThat(index.scanRange(19)).isEqualTo((1000L << 32) | 2000L);
+        assertThat(index.scanRange(20)).isEqualTo((2000L << 32) | 3000L);
+        assertThat(index.scanRange(30)).as("the last entry: no next").isEqualTo((3000L << 32) | 0xffffffffL);
+        assertThat(index.scanRange(1_000)).isEqualTo((3000L << 32) | 0xffffffffL);
+        assertThat(index.lookup(20)).isEqualTo(new OffsetIndex.Position(20, 2000));
+        assertThat(index.floorSlot(29)).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("LOG-2 index resize rounds down to whole entries and never below the written ones; an index on disk"
+            + " counts only its whole entries")
+    void log2ResizeAndReopenCountWholeEntries() throws Exception {
+        Path file = tmp.resolve("00000000000000000000.index");
+        OffsetIndex index = new OffsetIndex(file, 0, 84);
+        assertThat(index.maxEntries()).isEqualTo(10);
+        index.append(1, 100);
+        index.append(2, 200);
+        index.append(3, 300);
+        index.resize(20);
+        assertThat(index.maxEntries()).as("20 bytes hold two entries, but three are written").isEqualTo(3);
+        assertThat(Files.size(file)).isEqualTo(24);
+        assertThat(index.isFull()).isTrue();
+        index.resize(44);
+        assertThat(index.maxEntries()).isEqualTo(5);
+        assertThat(Files.size(file)).isEqualTo(40);
+        assertThat(index.isFull()).isFalse();
+        assertThat(index.sizeInBytes()).isEqualTo(24);
+        index.close();
+        assertThat(Files.size(file)).isEqualTo(24);
+
+        Files.write(file, new byte[] {0, 0, 0, 9}, java.nio.file.StandardOpenOption.APPEND);
+        OffsetIndex torn = new OffsetIndex(file, 0, 80);
+        assertThat(torn.entries()).isEqualTo(3);
+        assertThat(torn.lengthProblem()).isEqualTo("its length 28 is not a multiple of the 8-byte entry size");
+        assertThat(new OffsetIndex(tmp.resolve("00000000000000000001.index"), 1, 80).lengthProblem()).isNull();
+        assertThat(index.lengthProblem()).isNull();
+        assertThatThrownBy(() -> torn.truncateToEntries(4)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Cannot truncate index " + file + " with 3 entries to 4");
+        assertThatThrownBy(() -> torn.truncateToEntries(-1)).isInstanceOf(IllegalArgumentException.class);
+        torn.truncateToEntries(3);
+        assertThat(torn.entries()).isEqualTo(3);
+        torn.deleteIfExists();
+        assertThat(file).doesNotExist();
+        torn.deleteIfExists();
+    }
+
+    @Test
+    @DisplayName("LOG-7 offset index sanity at its exact bounds: one batch header apart and a header fitting at the end"
+            + " of the log pass, one byte less does not; negative fields are named")
+    void log7SanityCheckBounds() throws Exception {
+        int h = BatchFraming.HEADER_SIZE;
+        Path file = tmp.resolve("00000000000000000050.index");
+        Files.write(file, ByteBuffer.allocate(16).putInt(0).putInt(0).putInt(1).putInt(h).array());
+        OffsetIndex index = new OffsetIndex(file, 50, 1024);
+        assertThat(index.sanityCheck(2 * h, 52)).isNull();
+        assertThat(index.sanityCheck(2 * h - 1, 52))
+                .isEqualTo("entry 1 (relative offset 1, position " + h + ") points beyond the last batch header of the log ("
+                        + (2 * h - 1) + " bytes)");
+        assertThat(index.sanityCheck(2 * h, 51))
+                .isEqualTo("entry 1 (relative offset 1, position " + h + ") names offset 51, at or past the segment's end offset 51");
+
+        Files.write(file, ByteBuffer.allocate(16).putInt(0).putInt(0).putInt(1).putInt(h - 1).array());
+        assertThat(new OffsetIndex(file, 50, 1024).sanityCheck(10 * h, 100))
+                .isEqualTo("entry 1 (relative offset 1, position " + (h - 1) + ") does not follow entry 0 (relative offset 0,"
+                        + " position 0): entries must increase by at least one offset and one batch header");
+        Files.write(file, ByteBuffer.allocate(16).putInt(1).putInt(0).putInt(1).putInt(h).array());
+        assertThat(new OffsetIndex(file, 50, 1024).sanityCheck(10 * h, 100)).startsWith("entry 1 (relative offset 1,")
+                .contains("does not follow entry 0");
+        Files.write(file, ByteBuffer.allocate(8).putInt(-1).putInt(0).array());
+        assertThat(new OffsetIndex(file, 50, 1024).sanityCheck(10 * h, 100))
+                .isEqualTo("entry 0 (relative offset -1, position 0) is negative");
+        Files.write(file, ByteBuffer.allocate(8).putInt(0).putInt(-1).array());
+        assertThat(new OffsetIndex(file, 50, 1024).sanityCheck(10 * h, 100))
+                .isEqualTo("entry 0 (relative offset 0, position -1) is negative");
+        Files.write(file, ByteBuffer.allocate(8).putInt(0).putInt(Integer.MAX_VALUE).array());
+        assertThat(new OffsetIndex(file, 50, 1024).sanityCheck(Integer.MAX_VALUE, 100)).as("no int overflow")
+                .contains("points beyond the last batch header");
+    }
 }
