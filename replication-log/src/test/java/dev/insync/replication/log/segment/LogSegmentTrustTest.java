@@ -31,6 +31,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * LOG-7: {@link LogSegment#checkTrusted} on a segment below the recovery point, one damage at a
@@ -290,6 +291,45 @@ class LogSegmentTrustTest {
         opened.closeWithoutWrites();
         write(timeIndex(), 0, ByteBuffer.allocate(8).putLong(0, 500));
         assertThat(check(-1).problem()).isNull();
+    }
+
+    @Test
+    @DisplayName("LOG-7 an inner offset-index entry naming another batch's offset passes the in-memory checks but is"
+            + " caught where it is used: by the time-index check at open, and by any lookup landing on it")
+    void log7InnerEntryCaughtOnUse() throws IOException {
+        writeSegment();
+        writeInt(index(), 0, 2); // entry 0: (22, batchSize), but the batch at batchSize ends at 23
+        String corrupt = "Corrupt index " + index() + ": entry 0 (offset 22, position " + batchSize
+                + ") does not point at the batch ending at that offset in " + log() + " (found size " + batchSize
+                + ", last offset 23)";
+        assertThat(check(26).problem()).isEqualTo(corrupt);
+        assertThatThrownBy(() -> opened.translateOffset(22, opened.size())).isInstanceOf(CorruptIndexException.class)
+                .hasMessage(corrupt).satisfies(e -> assertThat(((CorruptIndexException) e).file()).isEqualTo(index()));
+        assertThat(opened.translateOffset(21, opened.size())).as("below the entry: scanned from the start")
+                .isEqualTo(new LogSegment.BatchPosition(0, batchSize, 20, 21));
+        assertThat(opened.translateOffset(25, opened.size())).as("the last entry is right")
+                .isEqualTo(new LogSegment.BatchPosition(2 * batchSize, batchSize, 24, 25));
+
+        opened.rebuildIndexes(false);
+        assertThat(opened.offsetIndex().entry(0)).isEqualTo(new OffsetIndex.Position(23, batchSize));
+        assertThat(opened.translateOffset(22, opened.size())).isEqualTo(new LogSegment.BatchPosition(batchSize, batchSize, 22, 23));
+    }
+
+    @Test
+    @DisplayName("LOG-7 a lookup whose index entry points where no whole batch header fits before the end it reads to"
+            + " reports the entry, not a wrong batch")
+    void log7LookupEntryOutsideTheReadEnd() throws IOException {
+        writeSegment();
+        check(26);
+        int h = BatchFraming.HEADER_SIZE;
+        // Entry 0 is (23, batchSize): reading up to batchSize + h - 1 leaves no room for its header.
+        assertThatThrownBy(() -> opened.translateOffset(23, batchSize + h - 1)).isInstanceOf(CorruptIndexException.class)
+                .hasMessage("Corrupt index " + index() + ": entry 0 (offset 23) points at position " + batchSize
+                        + ", outside the " + (batchSize + h - 1) + " bytes of " + log());
+        // One byte more and the header fits: the batch is found (whole, it ends at 2 * batchSize).
+        assertThatThrownBy(() -> opened.translateOffset(23, batchSize + h)).as("its header fits, the batch does not")
+                .isInstanceOf(CorruptIndexException.class).hasMessageContaining("does not point at the batch");
+        assertThat(opened.translateOffset(23, 2 * batchSize)).isEqualTo(new LogSegment.BatchPosition(batchSize, batchSize, 22, 23));
     }
 
     private static byte[] bytes(ByteBuffer buf) {
