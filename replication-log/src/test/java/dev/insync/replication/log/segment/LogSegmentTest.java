@@ -473,4 +473,49 @@ class LogSegmentTest {
                         + " (size 12) runs past the end at " + (s + 80));
         garbage.closeWithoutWrites();
     }
+
+    @Test
+    @DisplayName("LOG-2 one append of several batches from the middle of a buffer indexes each at its file position;"
+            + " an empty append changes nothing")
+    void log2AppendOfSeveralBatchesFromABufferOffset() throws IOException {
+        int s = batchSize(2);
+        LogSegment segment = LogSegment.create(dir, 0, s - 1, 4096);
+        append(segment, 0, 2, 0, 100);
+        ByteBuffer three = ByteBuffer.allocate(5 + 3 * s);
+        for (int i = 0; i < 3; i++) {
+            three.put(5 + i * s, batch(2 + 2L * i, 2, 0, 200 + i, 10), 0, s);
+        }
+        three.position(5);
+        segment.append(three);
+        assertThat(segment.size()).isEqualTo(4 * s);
+        assertThat(three.position()).as("the caller's buffer is not consumed").isEqualTo(5);
+        assertThat(offsetEntries(segment)).containsExactly(new OffsetIndex.Position(3, s), new OffsetIndex.Position(5, 2 * s),
+                new OffsetIndex.Position(7, 3 * s));
+        assertThat(segment.maxTimestampSoFar()).isEqualTo(202);
+
+        segment.append(ByteBuffer.allocate(0));
+        assertThat(segment.size()).isEqualTo(4 * s);
+        assertThat(segment.readNextOffset()).isEqualTo(8);
+        for (long offset = 0; offset < 8; offset++) {
+            assertThat(segment.translateOffset(offset, segment.size()).position()).isEqualTo((int) (offset / 2) * s);
+        }
+        segment.close();
+    }
+
+    @Test
+    @DisplayName("LOG-2 a new segment starts without the index files an earlier segment at its offset left behind")
+    void log2CreateDeletesStaleIndexes() throws IOException {
+        Files.write(LogSegment.indexFile(dir, 0), ByteBuffer.allocate(16).putInt(0, 3).putInt(4, 500).array());
+        Files.write(LogSegment.timeIndexFile(dir, 0), new byte[24]);
+        LogSegment segment = LogSegment.create(dir, 0, 4096, 4096);
+        assertThat(segment.offsetIndex().entries()).isZero();
+        assertThat(segment.timeIndex().entries()).isZero();
+        assertThat(segment.indexesWereMissing()).isFalse();
+        append(segment, 0, 2, 0, 100);
+        assertThat(segment.translateOffset(1, segment.size()).position()).isZero();
+        segment.close();
+        assertThat(Files.size(LogSegment.indexFile(dir, 0))).isZero();
+        assertThatThrownBy(() -> LogSegment.create(dir, 0, 4096, 4096)).as("the .log is never overwritten")
+                .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+    }
 }
