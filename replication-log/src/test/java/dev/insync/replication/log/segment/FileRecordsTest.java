@@ -166,5 +166,11 @@ class FileRecordsTest {
                 .hasMessageStartingWith("The " + batchSize + " bytes read at position " + 2 * batchSize + " of "
                         + segment.logFile() + " are no longer there: ");
         assertThat(slice(0).toMemoryRecords().sizeInBytes()).isEqualTo(2 * batchSize);
+        // The refused transfers let go of the shared channel: closing the segment's reference closes it.
+        FileRecords.Transfer held = slice(0).openTransfer();
+        held.close();
+        assertThat(held.channel().isOpen()).isTrue();
+        segment.sendChannel().close();
+        assertThat(held.channel().isOpen()).isFalse();
     }
 }

@@ -518,4 +518,30 @@ class LogSegmentTest {
         assertThatThrownBy(() -> LogSegment.create(dir, 0, 4096, 4096)).as("the .log is never overwritten")
                 .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
     }
+
+    @Test
+    @DisplayName("LOG-2 a segment file up to 2 GiB - 1 bytes opens and appends up to exactly that size; a longer file"
+            + " or an append past it is refused, naming the file")
+    void log2SegmentSizeLimit() throws IOException {
+        int s = batchSize(2);
+        Path log = LogSegment.logFile(dir, 0);
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(log.toFile(), "rw")) {
+            raf.setLength(Integer.MAX_VALUE - s); // sparse
+        }
+        LogSegment segment = LogSegment.openUnchecked(dir, 0, 1 << 20, 4096, FileSync.withoutFsync());
+        assertThat(segment.size()).isEqualTo(Integer.MAX_VALUE - s);
+        ByteBuffer fits = batch(0, 2, 0, 100, 10);
+        segment.append(fits);
+        assertThat(segment.size()).isEqualTo(Integer.MAX_VALUE);
+        assertThatThrownBy(() -> segment.append(batch(2, 2, 0, 100, 10))).isInstanceOf(IOException.class)
+                .hasMessage("Append of " + s + " bytes would overflow segment " + log);
+        assertThat(Files.size(log)).isEqualTo(Integer.MAX_VALUE);
+        segment.closeWithoutWrites();
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(log.toFile(), "rw")) {
+            raf.setLength(Integer.MAX_VALUE + 1L);
+        }
+        assertThatThrownBy(() -> LogSegment.openUnchecked(dir, 0, 1 << 20, 4096, FileSync.withoutFsync()))
+                .isInstanceOf(IOException.class).hasMessage("Segment " + log + " is 2147483648 bytes, above the 2 GiB limit");
+        Files.delete(log);
+    }
 }

@@ -334,4 +334,72 @@ class OffsetIndexTest {
         assertThat(new OffsetIndex(file, 50, 1024).sanityCheck(Integer.MAX_VALUE, 100)).as("no int overflow")
                 .contains("points beyond the last batch header");
     }
+
+    @Test
+    @DisplayName("LOG-11 a mapped index is forced before it is remapped to another size, and every change is announced")
+    void log11ResizeForcesThenRemaps() throws Exception {
+        Path file = tmp.resolve("00000000000000000000.index");
+        java.util.List<dev.insync.replication.log.StorageOperation> ops = new java.util.ArrayList<>();
+        dev.insync.replication.log.FileSync sync = dev.insync.replication.log.FileSync.withoutFsync().withFaults(ops::add);
+        OffsetIndex index = new OffsetIndex(file, 0, 80, sync);
+        index.append(1, 100);
+        ops.clear();
+        index.resize(40);
+        assertThat(ops).extracting(dev.insync.replication.log.StorageOperation::kind).containsExactly(
+                dev.insync.replication.log.StorageOperation.Kind.FLUSH, dev.insync.replication.log.StorageOperation.Kind.WRITE);
+        assertThat(ops).extracting(dev.insync.replication.log.StorageOperation::file).containsOnly(file);
+        ops.clear();
+        index.flush();
+        assertThat(ops).extracting(dev.insync.replication.log.StorageOperation::kind)
+                .containsExactly(dev.insync.replication.log.StorageOperation.Kind.FLUSH);
+        ops.clear();
+        index.deleteIfExists();
+        assertThat(ops).extracting(dev.insync.replication.log.StorageOperation::kind)
+                .containsExactly(dev.insync.replication.log.StorageOperation.Kind.WRITE);
+        assertThat(file).doesNotExist();
+        ops.clear();
+        index.deleteIfExists();
+        assertThat(ops).as("nothing to delete: nothing announced").isEmpty();
+    }
+
+    @Test
+    @DisplayName("LOG-7 an index found torn (a partial entry at its end) and preallocated for a rebuild is cut to its"
+            + " whole entries when trimmed, without ever being mapped")
+    void log7TornIndexIsCutToWholeEntriesUnmapped() throws Exception {
+        Path file = tmp.resolve("00000000000000000000.index");
+        Files.write(file, ByteBuffer.allocate(19).putInt(0, 1).putInt(4, 0).putInt(8, 2).putInt(12, 70).array());
+        java.util.List<dev.insync.replication.log.StorageOperation> ops = new java.util.ArrayList<>();
+        OffsetIndex index = new OffsetIndex(file, 0, 80,
+                dev.insync.replication.log.FileSync.withoutFsync().withFaults(ops::add));
+        assertThat(index.entries()).isEqualTo(2);
+        index.resize(80);
+        assertThat(index.maxEntries()).isEqualTo(10);
+        assertThat(Files.size(file)).as("extended only by the mapping that needs it").isEqualTo(19);
+        assertThat(ops).isEmpty();
+        index.trimToValidSize();
+        assertThat(index.isMapped()).isFalse();
+        assertThat(Files.size(file)).isEqualTo(16);
+        assertThat(index.maxEntries()).isEqualTo(2);
+        assertThat(ops).extracting(dev.insync.replication.log.StorageOperation::kind)
+                .containsExactly(dev.insync.replication.log.StorageOperation.Kind.WRITE);
+        assertThat(index.lastEntry()).isEqualTo(new OffsetIndex.Position(2, 70));
+    }
+
+    @Test
+    @DisplayName("LOG-2 an index file of exactly 2 GiB - 1 bytes opens; one byte more is refused, naming the file")
+    void log2IndexFileSizeLimit() throws Exception {
+        Path file = tmp.resolve("00000000000000000000.index");
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(Integer.MAX_VALUE); // sparse: no blocks are written
+        }
+        OffsetIndex largest = new OffsetIndex(file, 0, 80);
+        assertThat(largest.entries()).isEqualTo(Integer.MAX_VALUE / OffsetIndex.ENTRY_SIZE);
+        assertThat(largest.lengthProblem()).isEqualTo("its length 2147483647 is not a multiple of the 8-byte entry size");
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(Integer.MAX_VALUE + 1L);
+        }
+        assertThatThrownBy(() -> new OffsetIndex(file, 0, 80)).isInstanceOf(java.io.IOException.class)
+                .hasMessage("Index file " + file + " is 2147483648 bytes, above the 2 GiB limit");
+        Files.delete(file);
+    }
 }

@@ -150,12 +150,19 @@ class OpenFileBudgetTest {
         assertThat(a.isHeld()).isFalse();
         assertThat(b.isHeld()).isTrue();
         assertThat(c.isHeld()).isTrue();
-        // b's mark was cleared by that pass and c's was set after it: c survives the next pass, b does not.
+        // That pass cleared every mark. b is used again, c is not: reopening a closes c, and b gets its second chance.
+        b.writeFully(ByteBuffer.wrap(new byte[] {5}), 1);
         a.writeFully(ByteBuffer.wrap(new byte[] {4}), 1);
         assertThat(budget.closedByBudget()).isEqualTo(2);
-        assertThat(b.isHeld()).isFalse();
-        assertThat(c.isHeld()).isTrue();
+        assertThat(c.isHeld()).isFalse();
+        assertThat(b.isHeld()).isTrue();
         assertThat(a.isHeld()).isTrue();
+        // a was used since that pass, b was not: opening c closes b.
+        c.writeFully(ByteBuffer.wrap(new byte[] {6}), 1);
+        assertThat(budget.closedByBudget()).isEqualTo(3);
+        assertThat(b.isHeld()).isFalse();
+        assertThat(Files.readAllBytes(dir.resolve("b.log"))).containsExactly(2, 5);
+        assertThat(Files.readAllBytes(dir.resolve("c.log"))).containsExactly(3, 6);
         assertThat(budget).hasToString("OpenFileBudget(2 of 2 open)");
         assertThat(Files.readAllBytes(dir.resolve("a.log"))).containsExactly(1, 4);
         a.close();
