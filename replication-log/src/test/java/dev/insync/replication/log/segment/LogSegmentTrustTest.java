@@ -332,6 +332,89 @@ class LogSegmentTrustTest {
         assertThat(opened.translateOffset(23, 2 * batchSize)).isEqualTo(new LogSegment.BatchPosition(batchSize, batchSize, 22, 23));
     }
 
+    /** A header-only batch (no records, as Kafka's compaction can leave) holding offset {@code offset}, at {@code maxTimestamp}. */
+    private static byte[] emptyBatch(long offset, long maxTimestamp) {
+        ByteBuffer b = ByteBuffer.allocate(BatchFraming.HEADER_SIZE);
+        b.put(0, batch(offset, 1, maxTimestamp), 0, BatchFraming.HEADER_SIZE);
+        b.putInt(BatchFraming.LENGTH_OFFSET, BatchFraming.HEADER_SIZE - BatchFraming.LOG_OVERHEAD);
+        b.putInt(BatchFraming.LAST_OFFSET_DELTA_OFFSET, 0);
+        b.putInt(BatchFraming.RECORD_COUNT_OFFSET, 0);
+        b.putInt(BatchFraming.PARTITION_LEADER_EPOCH_OFFSET, 3);
+        BatchFraming.rewriteCrc(b, 0, BatchFraming.HEADER_SIZE);
+        return b.array();
+    }
+
+    @Test
+    @DisplayName("LOG-1 LOG-7 a header-only batch (61 bytes, no records) is a whole batch to every walk: trust, largest"
+            + " timestamp, lookups, reads, next offset, epochs, recovery and index rebuilds")
+    void log7HeaderOnlyBatchIsWhole() throws IOException {
+        writeSegment();
+        int h = BatchFraming.HEADER_SIZE;
+        int size = 3 * batchSize;
+        append(log(), emptyBatch(26, 900));
+        append(log(), bytes(batch(27, 2, 700)));
+        assertThat(check(-1)).isEqualTo(new LogSegment.TrustCheck(null, 29));
+        assertThat(opened.maxTimestampSoFar()).as("found past the empty batch").isEqualTo(900);
+        assertThat(opened.translateOffset(26, opened.size())).isEqualTo(new LogSegment.BatchPosition(size, h, 26, 26));
+        assertThat(opened.translateOffset(27, opened.size())).isEqualTo(new LogSegment.BatchPosition(size + h, batchSize, 27, 28));
+        assertThat(opened.read(26, 1, Long.MAX_VALUE, true).remaining()).isEqualTo(h);
+        assertThat(opened.read(24, batchSize + h, Long.MAX_VALUE, false).remaining()).isEqualTo(batchSize + h);
+        assertThat(opened.readFileRecords(24, batchSize + h, Long.MAX_VALUE, false).sizeInBytes()).isEqualTo(batchSize + h);
+        assertThat(opened.readFileRecords(26, h, Long.MAX_VALUE, false).sizeInBytes()).isEqualTo(h);
+        assertThat(opened.readNextOffset()).isEqualTo(29);
+        assertThat(opened.readEpochStarts()).containsExactly(new dev.insync.replication.log.epoch.EpochEntry(1, 20),
+                new dev.insync.replication.log.epoch.EpochEntry(3, 26), new dev.insync.replication.log.epoch.EpochEntry(1, 27));
+        opened.rebuildIndexes(true);
+        assertThat(opened.offsetIndex().entries()).isEqualTo(4);
+        assertThat(opened.offsetIndex().entry(2)).isEqualTo(new OffsetIndex.Position(26, size));
+        LogSegment.RecoveryResult result = opened.recover();
+        assertThat(result.validBytes()).isEqualTo(size + h + batchSize);
+        assertThat(result.truncatedBytes()).isZero();
+        assertThat(result.nextOffset()).isEqualTo(29);
+        // Cut after it, the empty batch is the last one and its entry the offset index's last: still trusted.
+        assertThat(opened.truncateTo(27)).isEqualTo(batchSize);
+        assertThat(opened.offsetIndex().lastEntry()).isEqualTo(new OffsetIndex.Position(26, size));
+        opened.close();
+        opened = null;
+        assertThat(check(27)).isEqualTo(new LogSegment.TrustCheck(null, 27));
+        assertThat(opened.maxTimestampSoFar()).isEqualTo(900);
+    }
+
+    @Test
+    @DisplayName("LOG-2 LOG-7 batches without timestamps leave the time index empty and the segment trusted; a largest"
+            + " timestamp of exactly 0 is a timestamp and gets its roll entry")
+    void log7NoTimestamps() throws IOException {
+        LogSegment segment = LogSegment.create(dir, BASE, INTERVAL, 4096);
+        segment.append(batch(BASE, 2, TimeIndex.NO_TIMESTAMP)); // records at -2 and -1: no timestamp
+        segment.close();
+        assertThat(Files.size(timeIndex())).isZero();
+        assertThat(check(22)).isEqualTo(new LogSegment.TrustCheck(null, 22));
+        assertThat(opened.maxTimestampSoFar()).isEqualTo(TimeIndex.NO_TIMESTAMP);
+
+        opened.closeWithoutWrites();
+        opened = null;
+        Files.delete(log());
+        LogSegment zero = LogSegment.create(dir, BASE, INTERVAL, 4096);
+        zero.append(batch(BASE, 2, 0));
+        assertThat(zero.maxTimestampSoFar()).isZero();
+        zero.close();
+        assertThat(Files.size(timeIndex())).isEqualTo(TimeIndex.ENTRY_SIZE);
+        assertThat(check(22)).isEqualTo(new LogSegment.TrustCheck(null, 22));
+        assertThat(opened.timeIndex().lastEntry()).isEqualTo(new TimeIndex.Entry(0, 21));
+    }
+
+    @Test
+    @DisplayName("LOG-2 of two batches after the last index entry with the same largest timestamp, the first one's"
+            + " offset is the one the roll entry names")
+    void log2EqualLargestTimestampKeepsTheFirstOffset() throws IOException {
+        writeSegment();
+        append(log(), bytes(batch(26, 1, 600)));
+        append(log(), bytes(batch(27, 1, 600)));
+        assertThat(check(-1)).isEqualTo(new LogSegment.TrustCheck(null, 28));
+        opened.onBecomeInactiveSegment();
+        assertThat(opened.timeIndex().lastEntry()).isEqualTo(new TimeIndex.Entry(600, 26));
+    }
+
     private static byte[] bytes(ByteBuffer buf) {
         byte[] out = new byte[buf.remaining()];
         buf.duplicate().get(out);
