@@ -177,6 +177,7 @@ class LogSegmentTest {
         assertThat(LogSegment.parseBaseOffset("00000000000000000007.timeindex", ".timeindex")).hasValue(7);
         assertThat(LogSegment.parseBaseOffset("000000000000000000007.log", ".log")).isEmpty();
         assertThat(LogSegment.parseBaseOffset("x0000000000000000007.log", ".log")).isEmpty();
+        assertThat(LogSegment.parseBaseOffset("+0000000000000000007.log", ".log")).as("digits only, no sign").isEmpty();
         assertThat(LogSegment.parseBaseOffset("99999999999999999999.log", ".log")).as("above Long.MAX_VALUE").isEmpty();
     }
 
@@ -318,8 +319,12 @@ class LogSegmentTest {
         List<EpochEntry> expectedEpochs = List.of(new EpochEntry(0, 102), new EpochEntry(2, 106), new EpochEntry(5, 110));
         assertThat(segment.readEpochStarts()).isEqualTo(expectedEpochs);
 
+        FileRecords slice = (FileRecords) segment.readFileRecords(104, Integer.MAX_VALUE, Long.MAX_VALUE, false);
         LogSegment.RecoveryResult result = segment.recover();
         assertThat(result).isEqualTo(new LogSegment.RecoveryResult(6 * s, 0, 112, null, expectedEpochs));
+        try (FileRecords.Transfer t = slice.openTransfer()) {
+            assertThat(t.bytesUnchanged()).as("NET-3: recovery that cuts nothing leaves earlier reads valid").isTrue();
+        }
         assertThat(offsetEntries(segment)).isEqualTo(offsets);
         assertThat(timeEntries(segment)).isEqualTo(times);
         assertThat(segment.maxTimestampSoFar()).isEqualTo(1_050);
@@ -466,11 +471,11 @@ class LogSegmentTest {
                 .hasMessage("Cannot rebuild the indexes of " + log + ": 10 bytes at position " + s + " are not a whole batch");
         torn.closeWithoutWrites();
 
-        appendBytes(log, new byte[70]);
+        appendBytes(log, new byte[BatchFraming.HEADER_SIZE - 10]); // exactly one header's worth of garbage now
         LogSegment garbage = LogSegment.openUnchecked(dir, 0, 4096, 4096, FileSync.durable());
         assertThatThrownBy(() -> garbage.rebuildIndexes(true)).isInstanceOf(IOException.class)
                 .hasMessage("Cannot rebuild the indexes of " + log + ": the batch at position " + s
-                        + " (size 12) runs past the end at " + (s + 80));
+                        + " (size 12) runs past the end at " + (s + BatchFraming.HEADER_SIZE));
         garbage.closeWithoutWrites();
     }
 
@@ -543,5 +548,70 @@ class LogSegmentTest {
         assertThatThrownBy(() -> LogSegment.openUnchecked(dir, 0, 1 << 20, 4096, FileSync.withoutFsync()))
                 .isInstanceOf(IOException.class).hasMessage("Segment " + log + " is 2147483648 bytes, above the 2 GiB limit");
         Files.delete(log);
+    }
+
+    /** A batch of one record whose value makes it exactly {@code size} bytes. */
+    private static ByteBuffer batchOfSize(long base, int size) {
+        int value = size - batchSize(1) + 10;
+        for (int attempt = 0; attempt < 8; attempt++) {
+            ByteBuffer b = batch(base, 1, 0, 100, value);
+            if (b.remaining() == size) {
+                return b;
+            }
+            value += size - b.remaining();
+        }
+        throw new AssertionError("no batch of exactly " + size + " bytes");
+    }
+
+    @Test
+    @DisplayName("LOG-7 recovery keeps a batch larger than its read chunk whose header starts exactly 12 bytes before"
+            + " the chunk's end (only the length field is in the chunk)")
+    void log7RecoverBigBatchStartingTwelveBytesBeforeTheChunkEnd() throws IOException {
+        LogSegment segment = LogSegment.create(dir, 0, 1 << 20, 4096);
+        append(segment, batchOfSize(0, 64 * 1024 - BatchFraming.LOG_OVERHEAD));
+        Placed big = append(segment, batch(1, 1, 0, 100, 100_000));
+        assertThat(big.position()).isEqualTo(64 * 1024 - 12);
+        segment.close();
+
+        LogSegment reopened = LogSegment.openUnchecked(dir, 0, 1 << 20, 4096, FileSync.durable());
+        LogSegment.RecoveryResult result = reopened.recover();
+        assertThat(result.truncatedBytes()).isZero();
+        assertThat(result.validBytes()).isEqualTo(big.position() + big.size());
+        assertThat(result.nextOffset()).isEqualTo(2);
+        reopened.close();
+    }
+
+    @Test
+    @DisplayName("LOG-3 reads spanning the mapped part of a large segment and the tail appended since return the bytes"
+            + " on disk, copied or sliced")
+    void log3ReadsAcrossTheReadMapEnd() throws IOException {
+        LogSegment segment = LogSegment.create(dir, 0, 4096, 1 << 20);
+        List<Placed> placed = new ArrayList<>();
+        long next = 0;
+        while (segment.size() < (1 << 20) + 100_000) {
+            placed.add(append(segment, batch(next, 2, 0, 100, 5_000)));
+            next += 2;
+        }
+        // The first read maps the file as it is now; 200 KB more is too little for a remap.
+        assertThat(segment.read(0, 1, Long.MAX_VALUE, true)).isNotNull();
+        int mappedEnd = segment.size();
+        for (int i = 0; i < 20; i++) {
+            placed.add(append(segment, batch(next, 2, 0, 100, 5_000)));
+            next += 2;
+        }
+        Placed before = placed.stream().filter(p -> p.position() + p.size() <= mappedEnd).reduce((a, b) -> b).orElseThrow();
+        int maxBytes = 5 * before.size();
+        byte[] onDisk = Files.readAllBytes(segment.logFile());
+        ByteBuffer expected = ByteBuffer.wrap(onDisk, before.position(), maxBytes);
+
+        ByteBuffer copied = segment.read(before.base(), maxBytes, Long.MAX_VALUE, false);
+        assertThat(copied).isEqualTo(expected);
+        FileRecords sliced = (FileRecords) segment.readFileRecords(before.base(), maxBytes, Long.MAX_VALUE, false);
+        assertThat(sliced.position()).isEqualTo(before.position());
+        assertThat(sliced.toMemoryRecords().buffer()).isEqualTo(expected);
+        Placed last = placed.get(placed.size() - 1);
+        assertThat(segment.read(last.base(), 1, Long.MAX_VALUE, true))
+                .isEqualTo(ByteBuffer.wrap(onDisk, last.position(), last.size()));
+        segment.close();
     }
 }
