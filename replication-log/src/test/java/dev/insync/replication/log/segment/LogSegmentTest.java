@@ -232,6 +232,7 @@ class LogSegmentTest {
         assertThat(two.sizeInBytes()).isEqualTo(2 * s);
         assertThat(((FileRecords) segment.readFileRecords(2, 2 * s - 1, Long.MAX_VALUE, false)).sizeInBytes()).isEqualTo(s);
         assertThat(segment.readFileRecords(2, s - 1, Long.MAX_VALUE, false).sizeInBytes()).isZero();
+        assertThat(segment.readFileRecords(2, s, Long.MAX_VALUE, false).sizeInBytes()).as("exactly maxBytes").isEqualTo(s);
         assertThat(segment.readFileRecords(2, s - 1, Long.MAX_VALUE, true).sizeInBytes()).isEqualTo(s);
         assertThat(segment.readFileRecords(0, Integer.MAX_VALUE, 5, false).sizeInBytes()).isEqualTo(2 * s);
         assertThat(segment.readFileRecords(0, Integer.MAX_VALUE, 4, false).sizeInBytes()).isEqualTo(2 * s);
@@ -343,6 +344,10 @@ class LogSegmentTest {
         }
         segment.close();
         appendBytes(LogSegment.logFile(dir, 0), new byte[20]);
+        // The index on disk lost its last entry too: the rebuilt one must not be bounded by the file's size.
+        try (FileChannel ch = FileChannel.open(LogSegment.indexFile(dir, 0), StandardOpenOption.WRITE)) {
+            ch.truncate(OffsetIndex.ENTRY_SIZE);
+        }
 
         LogSegment reopened = LogSegment.openUnchecked(dir, 0, s - 1, 4096, FileSync.durable());
         assertThat(reopened.size()).isEqualTo(3 * s + 20);
@@ -613,5 +618,89 @@ class LogSegmentTest {
         assertThat(segment.read(last.base(), 1, Long.MAX_VALUE, true))
                 .isEqualTo(ByteBuffer.wrap(onDisk, last.position(), last.size()));
         segment.close();
+    }
+
+    @Test
+    @DisplayName("LOG-7 LogSegment.open trusts a whole segment as it is and recovers a damaged one")
+    void log7OpenChecksThenRecovers() throws IOException {
+        int s = batchSize(2);
+        LogSegment segment = LogSegment.create(dir, 0, s - 1, 4096);
+        for (int i = 0; i < 3; i++) {
+            append(segment, 2L * i, 2, 0, 100 + i);
+        }
+        segment.close();
+        Path log = LogSegment.logFile(dir, 0);
+        long modified = Files.getLastModifiedTime(log).toMillis();
+        LogSegment whole = LogSegment.open(dir, 0, s - 1, 4096);
+        assertThat(whole.size()).isEqualTo(3 * s);
+        assertThat(whole.readNextOffset()).isEqualTo(6);
+        assertThat(whole.lastModifiedMs()).isEqualTo(modified);
+        assertThat(whole.toString()).isEqualTo("LogSegment(" + dir.getFileName() + "/00000000000000000000, size=" + 3 * s + ")");
+        assertThat(whole.offsetIndex().baseOffset()).isZero();
+        whole.close();
+
+        appendBytes(log, new byte[7]);
+        LogSegment damaged = LogSegment.open(dir, 0, s - 1, 4096);
+        assertThat(damaged.size()).as("the torn tail is cut").isEqualTo(3 * s);
+        assertThat(Files.size(log)).isEqualTo(3 * s);
+        assertThat(damaged.translateOffset(5, damaged.size()).position()).isEqualTo(2 * s);
+        damaged.close();
+    }
+
+    @Test
+    @DisplayName("LOG-2 closing a segment without writes, or deleting it, gives its descriptor back and refuses new"
+            + " transfers; an open that fails on an index gives it back too")
+    void log2CloseAndDeleteReleaseTheFile() throws IOException {
+        OpenFileBudget budget = new OpenFileBudget(10);
+        LogSegment segment = LogSegment.create(dir, 0, 4096, 4096, FileSync.withoutFsync(), budget);
+        append(segment, 0, 2, 0, 100);
+        FileRecords slice = (FileRecords) segment.readFileRecords(0, Integer.MAX_VALUE, Long.MAX_VALUE, false);
+        assertThat(budget.held()).isEqualTo(1);
+        segment.closeWithoutWrites();
+        assertThat(budget.held()).isZero();
+        assertThatThrownBy(slice::openTransfer).isInstanceOf(IOException.class).hasMessageContaining("is closed");
+        assertThat(Files.size(LogSegment.indexFile(dir, 0))).as("nothing written: the preallocation stays").isZero();
+
+        LogSegment again = LogSegment.openUnchecked(dir, 0, 4096, 4096, FileSync.withoutFsync(), budget);
+        assertThat(budget.held()).isEqualTo(1);
+        again.deleteFiles();
+        assertThat(budget.held()).isZero();
+        assertThat(LogSegment.logFile(dir, 0)).doesNotExist();
+
+        for (String suffix : List.of(LogSegment.INDEX_SUFFIX, LogSegment.TIME_INDEX_SUFFIX)) {
+            LogSegment.create(dir, 0, 4096, 4096).close();
+            Path index = dir.resolve(LogSegment.filenamePrefix(0) + suffix);
+            try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(index.toFile(), "rw")) {
+                raf.setLength(Integer.MAX_VALUE + 1L); // sparse
+            }
+            assertThatThrownBy(() -> LogSegment.openUnchecked(dir, 0, 4096, 4096, FileSync.withoutFsync(), budget))
+                    .isInstanceOf(IOException.class).hasMessageContaining(index.toString()).hasMessageContaining("2 GiB");
+            assertThat(budget.held()).as(suffix).isZero();
+            Files.delete(index);
+            Files.delete(LogSegment.logFile(dir, 0));
+            Files.deleteIfExists(LogSegment.indexFile(dir, 0));
+            Files.deleteIfExists(LogSegment.timeIndexFile(dir, 0));
+        }
+    }
+
+    @Test
+    @DisplayName("LOG-7 a rebuild never uses bytes of another segment left in the thread's scan buffer")
+    void log7RebuildIgnoresAnotherSegmentsScanBytes() throws IOException {
+        Path other = Files.createDirectories(dir.resolve("other"));
+        LogSegment a = LogSegment.create(other, 0, 1, 4096);
+        for (int i = 0; i < 6; i++) {
+            append(a, i, 1, 0, 100 + i);
+        }
+        int s2 = batchSize(2);
+        LogSegment b = LogSegment.create(dir, 0, s2 - 1, 4096);
+        for (int i = 0; i < 3; i++) {
+            append(b, 2L * i, 2, 0, 200 + i);
+        }
+        List<OffsetIndex.Position> expected = offsetEntries(b);
+        assertThat(a.translateOffset(0, a.size())).isNotNull(); // leaves a's first bytes in this thread's buffer
+        b.rebuildIndexes(true);
+        assertThat(offsetEntries(b)).isEqualTo(expected);
+        a.close();
+        b.close();
     }
 }

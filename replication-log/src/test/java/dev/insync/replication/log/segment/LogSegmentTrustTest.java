@@ -415,6 +415,22 @@ class LogSegmentTrustTest {
         assertThat(opened.timeIndex().lastEntry()).isEqualTo(new TimeIndex.Entry(600, 26));
     }
 
+    @Test
+    @DisplayName("LOG-7 a torn last batch is named as such: under the last index entry, or after it")
+    void log7TornLastBatch() throws IOException {
+        writeSegment();
+        int size = 3 * batchSize;
+        try (FileChannel ch = FileChannel.open(log(), StandardOpenOption.WRITE)) {
+            ch.truncate(size - 1);
+        }
+        assertThat(check(-1).problem()).isEqualTo("offset index " + index() + ": its last entry 1 (offset 25, position "
+                + 2 * batchSize + ") does not point at the batch ending at that offset in " + log());
+        writeSegment();
+        append(log(), java.util.Arrays.copyOf(bytes(batch(26, 2, 600)), batchSize - 1));
+        assertThat(check(-1).problem()).isEqualTo("the batch at position " + size + " of " + log() + " (size " + batchSize
+                + ") runs past its end at " + (size + batchSize - 1));
+    }
+
     private static byte[] bytes(ByteBuffer buf) {
         byte[] out = new byte[buf.remaining()];
         buf.duplicate().get(out);

@@ -250,18 +250,18 @@ class OffsetIndexTest {
     @Test
     @DisplayName("LOG-3 scanRange: the position of the entry at or below the target and of the entry after it (-1 if none)")
     void log3ScanRange() throws Exception {
-        OffsetIndex index = new OffsetIndex(tmp.resolve("00000000000000000000.index"), 0, 80);
-        index.append(10, 1000);
-        index.append(20, 2000);
-        index.append(30, 3000);
-        assertThat(index.scanRange(5)).as("below every entry: from 0 to the first").isEqualTo(1000L);
-        assertThat(index.scanRange(10)).isEqualTo((1000L << 32) | 2000L);
-        assertThat(index.scanRange(19)).isEqualTo((1000L << 32) | 2000L);
-        assertThat(index.scanRange(20)).isEqualTo((2000L << 32) | 3000L);
-        assertThat(index.scanRange(30)).as("the last entry: no next").isEqualTo((3000L << 32) | 0xffffffffL);
+        OffsetIndex index = new OffsetIndex(tmp.resolve("00000000000000000100.index"), 100, 80);
+        index.append(110, 1000);
+        index.append(120, 2000);
+        index.append(130, 3000);
+        assertThat(index.scanRange(105)).as("below every entry: from 0 to the first").isEqualTo(1000L);
+        assertThat(index.scanRange(110)).isEqualTo((1000L << 32) | 2000L);
+        assertThat(index.scanRange(119)).isEqualTo((1000L << 32) | 2000L);
+        assertThat(index.scanRange(120)).isEqualTo((2000L << 32) | 3000L);
+        assertThat(index.scanRange(130)).as("the last entry: no next").isEqualTo((3000L << 32) | 0xffffffffL);
         assertThat(index.scanRange(1_000)).isEqualTo((3000L << 32) | 0xffffffffL);
-        assertThat(index.lookup(20)).isEqualTo(new OffsetIndex.Position(20, 2000));
-        assertThat(index.floorSlot(29)).isEqualTo(1);
+        assertThat(index.lookup(120)).isEqualTo(new OffsetIndex.Position(120, 2000));
+        assertThat(index.floorSlot(129)).isEqualTo(1);
     }
 
     @Test
