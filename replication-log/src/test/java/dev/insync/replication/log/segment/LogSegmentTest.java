@@ -159,6 +159,8 @@ class LogSegmentTest {
     @DisplayName("LOG-2 a segment's indexes hold offsets up to base + Integer.MAX_VALUE and no further")
     void log2RelativeOffsetRange() throws IOException {
         LogSegment segment = LogSegment.create(dir, 1_000, 4096, 4096);
+        assertThat(segment.offsetIndex().baseOffset()).isEqualTo(1_000);
+        assertThat(segment.timeIndex().baseOffset()).isEqualTo(1_000);
         assertThat(segment.canConvertToRelativeOffset(1_000)).isTrue();
         assertThat(segment.canConvertToRelativeOffset(999)).isFalse();
         assertThat(segment.canConvertToRelativeOffset(1_000 + (long) Integer.MAX_VALUE)).isTrue();
