@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class OpenFileBudgetTest {
 
@@ -109,5 +110,85 @@ class OpenFileBudgetTest {
         first.close();
         second.close();
         assertThat(budget.held()).isZero();
+    }
+
+    @Test
+    @DisplayName("LOG-2 an open-file budget needs at least one file; unbounded and per-directory budgets say their limit")
+    void limits() {
+        assertThatThrownBy(() -> new OpenFileBudget(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("An open-file budget needs at least one file, got 0");
+        OpenFileBudget one = new OpenFileBudget(1);
+        assertThat(one.limit()).isEqualTo(1);
+        assertThat(one).hasToString("OpenFileBudget(0 of 1 open)");
+        assertThat(OpenFileBudget.unbounded().limit()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(OpenFileBudget.unbounded()).hasToString("OpenFileBudget(0 of unbounded open)");
+        // A quarter of the process's descriptor limit, never fewer than 64.
+        assertThat(OpenFileBudget.forLogDirectory().limit()).isGreaterThanOrEqualTo(64);
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean unix && unix.getMaxFileDescriptorCount() / 4 > 64) {
+            assertThat((long) OpenFileBudget.forLogDirectory().limit())
+                    .isEqualTo(Math.min(Integer.MAX_VALUE, unix.getMaxFileDescriptorCount() / 4));
+        }
+    }
+
+    @Test
+    @DisplayName("LOG-2 over its limit the budget closes the least recently used idle file, giving a file used since"
+            + " the last pass a second chance")
+    void closesTheLeastRecentlyUsed() throws IOException {
+        OpenFileBudget budget = new OpenFileBudget(2);
+        SegmentChannel a = SegmentChannel.open(Files.createFile(dir.resolve("a.log")), budget);
+        SegmentChannel b = SegmentChannel.open(Files.createFile(dir.resolve("b.log")), budget);
+        SegmentChannel c = SegmentChannel.open(Files.createFile(dir.resolve("c.log")), budget);
+        a.writeFully(ByteBuffer.wrap(new byte[] {1}), 0);
+        b.writeFully(ByteBuffer.wrap(new byte[] {2}), 0);
+        assertThat(budget.held()).isEqualTo(2);
+        assertThat(budget.closedByBudget()).isZero();
+        // Both were used once; the pass clears both marks, then closes the oldest, a.
+        c.writeFully(ByteBuffer.wrap(new byte[] {3}), 0);
+        assertThat(budget.held()).isEqualTo(2);
+        assertThat(budget.closedByBudget()).isEqualTo(1);
+        assertThat(a.isHeld()).isFalse();
+        assertThat(b.isHeld()).isTrue();
+        assertThat(c.isHeld()).isTrue();
+        // That pass cleared every mark. b is used again, c is not: reopening a closes c, and b gets its second chance.
+        b.writeFully(ByteBuffer.wrap(new byte[] {5}), 1);
+        a.writeFully(ByteBuffer.wrap(new byte[] {4}), 1);
+        assertThat(budget.closedByBudget()).isEqualTo(2);
+        assertThat(c.isHeld()).isFalse();
+        assertThat(b.isHeld()).isTrue();
+        assertThat(a.isHeld()).isTrue();
+        // a was used since that pass, b was not: opening c closes b.
+        c.writeFully(ByteBuffer.wrap(new byte[] {6}), 1);
+        assertThat(budget.closedByBudget()).isEqualTo(3);
+        assertThat(b.isHeld()).isFalse();
+        assertThat(Files.readAllBytes(dir.resolve("b.log"))).containsExactly(2, 5);
+        assertThat(Files.readAllBytes(dir.resolve("c.log"))).containsExactly(3, 6);
+        assertThat(budget).hasToString("OpenFileBudget(2 of 2 open)");
+        assertThat(Files.readAllBytes(dir.resolve("a.log"))).containsExactly(1, 4);
+        a.close();
+        b.close();
+        c.close();
+        assertThat(budget.held()).isZero();
+        assertThatThrownBy(() -> a.readFully(ByteBuffer.allocate(1), 0)).isInstanceOf(java.nio.channels.ClosedChannelException.class);
+    }
+
+    @Test
+    @DisplayName("LOG-7 a read past the end of a segment file fails naming the file, the position and what was missing")
+    void readPastTheEnd() throws IOException {
+        Path file = Files.write(dir.resolve("short.log"), new byte[] {1, 2, 3});
+        SegmentChannel channel = SegmentChannel.open(file, OpenFileBudget.unbounded());
+        ByteBuffer dst = ByteBuffer.allocate(5);
+        assertThatThrownBy(() -> channel.readFully(dst, 1)).isInstanceOf(java.io.EOFException.class)
+                .hasMessage("Unexpected end of " + file + " at position 3 while reading 3 more bytes");
+        ByteBuffer two = ByteBuffer.allocate(2);
+        channel.readFully(two, 1);
+        assertThat(two.array()).containsExactly(2, 3);
+        assertThat(channel.size()).isEqualTo(3);
+        channel.truncate(1);
+        assertThat(channel.size()).isEqualTo(1);
+        channel.close();
+        channel.close();
+        assertThatThrownBy(() -> SegmentChannel.open(dir.resolve("absent.log"), OpenFileBudget.unbounded()))
+                .isInstanceOf(java.nio.file.NoSuchFileException.class).hasMessageContaining("absent.log");
     }
 }
