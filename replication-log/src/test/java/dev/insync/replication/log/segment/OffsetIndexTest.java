@@ -280,9 +280,11 @@ class OffsetIndexTest {
         assertThat(index.isFull()).isTrue();
         index.resize(44);
         assertThat(index.maxEntries()).isEqualTo(5);
-        assertThat(Files.size(file)).isEqualTo(40);
+        assertThat(Files.size(file)).as("the shrink dropped the mapping; the next one extends the file").isEqualTo(24);
         assertThat(index.isFull()).isFalse();
         assertThat(index.sizeInBytes()).isEqualTo(24);
+        assertThat(index.lookup(3)).isEqualTo(new OffsetIndex.Position(3, 300));
+        assertThat(Files.size(file)).isEqualTo(40);
         index.close();
         assertThat(Files.size(file)).isEqualTo(24);
 
@@ -336,7 +338,7 @@ class OffsetIndexTest {
     }
 
     @Test
-    @DisplayName("LOG-11 a mapped index is forced before it is remapped to another size, and every change is announced")
+    @DisplayName("LOG-11 a mapped index is forced before it is resized (a shrink drops the mapping), and every change is announced")
     void log11ResizeForcesThenRemaps() throws Exception {
         Path file = tmp.resolve("00000000000000000000.index");
         java.util.List<dev.insync.replication.log.StorageOperation> ops = new java.util.ArrayList<>();
@@ -348,6 +350,10 @@ class OffsetIndexTest {
         assertThat(ops).extracting(dev.insync.replication.log.StorageOperation::kind).containsExactly(
                 dev.insync.replication.log.StorageOperation.Kind.FLUSH, dev.insync.replication.log.StorageOperation.Kind.WRITE);
         assertThat(ops).extracting(dev.insync.replication.log.StorageOperation::file).containsOnly(file);
+        ops.clear();
+        index.flush();
+        assertThat(ops).as("the shrink dropped the mapping: nothing was written since, nothing to force").isEmpty();
+        index.append(2, 200);
         ops.clear();
         index.flush();
         assertThat(ops).extracting(dev.insync.replication.log.StorageOperation::kind)
