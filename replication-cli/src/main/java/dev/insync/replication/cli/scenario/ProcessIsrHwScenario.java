@@ -16,6 +16,7 @@
 
 package dev.insync.replication.cli.scenario;
 
+import dev.insync.replication.testkit.scenario.SeedText;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.netty.client.InsyncClient;
@@ -290,6 +291,6 @@ public final class ProcessIsrHwScenario implements ProcessScenario {
     }
 
     private static String checkpoint(ProcessScenarioRun run, int broker) {
-        return String.join("; ", ProcessScenarioRun.checkpointEntries(run.logDirFile(broker, "replication-offset-checkpoint")));
+        return String.join("; ", SeedText.checkpointEntries(run.logDirFile(broker, "replication-offset-checkpoint")));
     }
 }

@@ -16,6 +16,7 @@
 
 package dev.insync.replication.cli.scenario;
 
+import dev.insync.replication.testkit.scenario.SeedText;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.netty.client.InsyncClient;
@@ -162,7 +163,7 @@ public final class ProcessMinIsrScenario implements ProcessScenario {
         String payload = acks == -1 ? "acks-all" : "acks-" + acks;
         ProduceOutcome outcome = run.produce(producer, TOPIC, payload);
         run.line(label + " -> " + (outcome.isSuccess() ? "ok, offset=" + outcome.offset()
-                : ProcessScenarioRun.exceptionName(outcome.error()) + ": " + outcome.error().message()));
+                : SeedText.exceptionName(outcome.error()) + ": " + outcome.error().message()));
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("step", step);
         result.put("acks", label.substring("acks=".length()));

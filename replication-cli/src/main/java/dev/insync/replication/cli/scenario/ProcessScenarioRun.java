@@ -46,7 +46,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -465,25 +464,6 @@ final class ProcessScenarioRun implements AutoCloseable {
 
     // ---------------------------------------------------------------------------------- helpers
 
-    /** {@code text} without its version and count lines: the entries of a checkpoint file, one per line. */
-    static List<String> checkpointEntries(String text) {
-        List<String> all = text.lines().toList();
-        return all.size() <= 2 ? List.of() : all.subList(2, all.size());
-    }
-
-    /** A checkpoint file's text on one line, as the seed shows it ({@code 0 2 0 0 1 10}). */
-    static String oneLine(String text) {
-        return String.join(" ", text.strip().split("\\s+"));
-    }
-
-    /** {@code NOT_ENOUGH_REPLICAS} as Kafka's client names it: {@code NotEnoughReplicasException}. */
-    static String exceptionName(Errors error) {
-        StringBuilder name = new StringBuilder();
-        for (String word : error.name().split("_")) {
-            name.append(word.charAt(0)).append(word.substring(1).toLowerCase(Locale.ROOT));
-        }
-        return name.append("Exception").toString();
-    }
 
     /**
      * Whether {@code text} is a leader's line saying that the ISR {@code ids} (in any order) is committed:

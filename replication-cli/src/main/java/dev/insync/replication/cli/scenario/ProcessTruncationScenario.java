@@ -16,6 +16,7 @@
 
 package dev.insync.replication.cli.scenario;
 
+import dev.insync.replication.testkit.scenario.SeedText;
 import dev.insync.replication.cli.chaos.ChaosRun;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.log.Errors;
@@ -273,7 +274,7 @@ public final class ProcessTruncationScenario implements ProcessScenario {
         for (int broker : run.cluster().brokerIds()) {
             String text = epochFile(run, broker);
             files.put(broker, text);
-            run.line("broker " + broker + ": " + ProcessScenarioRun.oneLine(text));
+            run.line("broker " + broker + ": " + SeedText.oneLine(text));
         }
         return files;
     }

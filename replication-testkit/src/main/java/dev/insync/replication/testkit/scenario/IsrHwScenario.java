@@ -282,7 +282,7 @@ public final class IsrHwScenario implements Scenario {
     }
 
     private static String checkpoint(ScenarioRun run, int broker) {
-        return String.join("; ", ScenarioRun.checkpointEntries(run.admin().logDirFile(broker, "replication-offset-checkpoint")));
+        return String.join("; ", SeedText.checkpointEntries(run.admin().logDirFile(broker, "replication-offset-checkpoint")));
     }
 
     static String seconds(long ms) {

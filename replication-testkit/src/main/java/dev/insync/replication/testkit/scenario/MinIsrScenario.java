@@ -154,7 +154,7 @@ public final class MinIsrScenario implements Scenario {
         String payload = acks == -1 ? "acks-all" : "acks-" + acks;
         ProduceOutcome outcome = run.produce(producer, TOPIC, payload, acks, REQUEST_TIMEOUT_MS);
         run.line(label + " -> " + (outcome.isSuccess() ? "ok, offset=" + outcome.offset()
-                : ScenarioRun.exceptionName(outcome.error()) + ": " + outcome.error().message()));
+                : SeedText.exceptionName(outcome.error()) + ": " + outcome.error().message()));
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("step", step);
         result.put("acks", label.substring("acks=".length()));

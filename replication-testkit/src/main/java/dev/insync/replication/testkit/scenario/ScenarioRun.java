@@ -17,7 +17,6 @@
 package dev.insync.replication.testkit.scenario;
 
 import dev.insync.replication.core.config.ReplicationConfig;
-import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.record.Record;
 import dev.insync.replication.log.record.RecordBatch;
@@ -37,7 +36,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -271,24 +269,5 @@ final class ScenarioRun implements AutoCloseable {
             }
         }
         return out;
-    }
-
-    /** {@code text} without its version and count lines: the entries of a checkpoint file, one per line. */
-    static List<String> checkpointEntries(String text) {
-        List<String> all = text.lines().toList();
-        return all.size() <= 2 ? List.of() : all.subList(2, all.size());
-    }
-
-    /** A checkpoint file's text on one line, as the seed shows it ({@code 0 2 0 0 1 10}). */
-    static String oneLine(String text) {
-        return String.join(" ", text.strip().split("\\s+"));
-    }
-
-    static String exceptionName(Errors error) {
-        StringBuilder name = new StringBuilder();
-        for (String word : error.name().split("_")) {
-            name.append(word.charAt(0)).append(word.substring(1).toLowerCase(Locale.ROOT));
-        }
-        return name.append("Exception").toString();
     }
 }

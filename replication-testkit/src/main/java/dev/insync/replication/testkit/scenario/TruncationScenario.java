@@ -275,7 +275,7 @@ public final class TruncationScenario implements Scenario {
         for (int broker : run.cluster().brokerIds()) {
             String text = epochFile(run, broker);
             files.put(broker, text);
-            run.line("broker " + broker + ": " + ScenarioRun.oneLine(text));
+            run.line("broker " + broker + ": " + SeedText.oneLine(text));
         }
         return files;
     }
