@@ -16,7 +16,7 @@
 
 package dev.insync.replication.bench;
 
-import dev.insync.replication.testkit.files.Directories;
+import dev.insync.replication.testkit.internal.Directories;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogConfig;
 import dev.insync.replication.log.TopicPartition;

@@ -16,7 +16,7 @@
 
 package dev.insync.replication.cli;
 
-import dev.insync.replication.testkit.files.Directories;
+import dev.insync.replication.testkit.internal.Directories;
 import dev.insync.replication.cli.chaos.ChaosReport;
 import dev.insync.replication.cli.chaos.ChaosRun;
 import dev.insync.replication.cli.chaos.ChaosSettings;

@@ -16,7 +16,7 @@
 
 package dev.insync.replication.testkit.cluster;
 
-import dev.insync.replication.testkit.files.Directories;
+import dev.insync.replication.testkit.internal.Directories;
 import dev.insync.replication.broker.BrokerConfig;
 import dev.insync.replication.broker.BrokerRequestHandlers;
 import dev.insync.replication.broker.InsyncBroker;

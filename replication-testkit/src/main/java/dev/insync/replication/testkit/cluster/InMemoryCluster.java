@@ -16,7 +16,7 @@
 
 package dev.insync.replication.testkit.cluster;
 
-import dev.insync.replication.testkit.files.Directories;
+import dev.insync.replication.testkit.internal.Directories;
 import dev.insync.replication.controller.ControllerConfig;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.PartitionRegistration;

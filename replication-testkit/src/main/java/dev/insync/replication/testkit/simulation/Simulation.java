@@ -16,7 +16,7 @@
 
 package dev.insync.replication.testkit.simulation;
 
-import dev.insync.replication.testkit.files.Directories;
+import dev.insync.replication.testkit.internal.Directories;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.log.TopicPartition;

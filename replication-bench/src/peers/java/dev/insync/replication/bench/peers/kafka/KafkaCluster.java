@@ -16,7 +16,7 @@
 
 package dev.insync.replication.bench.peers.kafka;
 
-import dev.insync.replication.testkit.files.Directories;
+import dev.insync.replication.testkit.internal.Directories;
 
 import dev.insync.replication.bench.processes.BenchClient;
 import dev.insync.replication.bench.processes.BenchClientSettings;

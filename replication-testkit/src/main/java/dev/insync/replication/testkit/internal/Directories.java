@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.insync.replication.testkit.files;
+package dev.insync.replication.testkit.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.insync.replication.testkit.files;
+package dev.insync.replication.testkit.internal;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

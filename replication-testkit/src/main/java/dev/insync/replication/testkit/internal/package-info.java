@@ -14,5 +14,5 @@
  * limitations under the License.
  */
 
-/** File-system helpers shared by the testkit's clusters and runs. */
-package dev.insync.replication.testkit.files;
+/** The testkit's own helpers, shared with this repository's CLI and benches (internal: no compatibility promised). */
+package dev.insync.replication.testkit.internal;
