@@ -169,6 +169,35 @@ class InsyncClientLeaderEpochTest {
     }
 
     @Test
+    @DisplayName("PRO-5 a partition a refresh names without a leader (an election under way) is asked for again while its"
+            + " batch waits, so the batch goes out once a leader is named instead of waiting out delivery.timeout.ms")
+    void leaderlessPartitionIsAskedForAgain() throws Exception {
+        MetadataView leaderless = MetadataView.of(endpoints, -1, List.of(PartitionRegistration.builder(TP).replicas(1, 2)
+                .isr(1, 2).leader(PartitionRegistration.NO_LEADER).leaderEpoch(6).build()));
+        broker1.view = leads(2, 5);
+        broker2.view = leads(2, 5);
+        CompletableFuture<RecordMetadata> f = client().send(TP, null, "v".getBytes());
+        ProduceCall first = broker2.call(ProduceCall.class, 0);
+        broker1.view = leaderless;
+        broker2.view = leaderless;
+        int answeredBefore = broker1.metadataAnswers.get() + broker2.metadataAnswers.get();
+        first.answer().complete(Map.of(TP, ProduceResult.failed(Errors.NOT_LEADER_OR_FOLLOWER)));
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (broker1.metadataAnswers.get() + broker2.metadataAnswers.get() == answeredBefore) {
+            assertThat(System.nanoTime()).as("the client refreshes after NOT_LEADER_OR_FOLLOWER").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        // The refresh named no leader; a leader is elected meanwhile.
+        broker1.view = leads(2, 7);
+        broker2.view = leads(2, 7);
+
+        ProduceCall second = broker2.call(ProduceCall.class, 1);
+        assertThat(second.entries().get(TP)).as("the same batch, resent").isEqualTo(first.entries().get(TP));
+        second.answer().complete(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L, 7)));
+        assertThat(f.get(5, TimeUnit.SECONDS)).isEqualTo(new RecordMetadata(TP, 0L, 7));
+    }
+
+    @Test
     @DisplayName("KIP-320 FET-2: a fetch carries the routed leader epoch; FENCED_LEADER_EPOCH makes the client learn the leader"
             + " again, and the next fetch goes to the new leader with the new epoch")
     void fetchFollowsTheNewestEpoch() throws Exception {
