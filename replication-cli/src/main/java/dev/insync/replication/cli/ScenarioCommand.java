@@ -118,13 +118,7 @@ public final class ScenarioCommand implements Callable<Integer> {
         }
         List<Scenario> scenarios = selected();
         PrintWriter out = spec.commandLine().getOut();
-        List<ScenarioSettings> settings = new ArrayList<>();
-        for (Scenario scenario : scenarios) {
-            Optional<Path> dir = Optional.ofNullable(dataDir)
-                    .map(d -> scenarios.size() > 1 ? d.resolve(scenario.name()) : d);
-            dir.ifPresent(this::requireEmpty);
-            settings.add(new ScenarioSettings(lagMs == null ? OptionalLong.empty() : OptionalLong.of(lagMs), seed, dir));
-        }
+        List<ScenarioSettings> settings = settingsFor(scenarios.stream().map(Scenario::name).toList());
         List<ScenarioResult> results = new ArrayList<>();
         for (int i = 0; i < scenarios.size(); i++) {
             Scenario scenario = scenarios.get(i);
@@ -135,24 +129,14 @@ public final class ScenarioCommand implements Callable<Integer> {
                 out.flush();
             }));
         }
-        if (json) {
-            results.forEach(r -> out.println(r.toJson()));
-        }
-        out.flush();
-        return results.stream().allMatch(ScenarioResult::passed) ? 0 : EXIT_FAILURE;
+        return finish(out, results);
     }
 
     /** {@code --processes}: each selected scenario on a process cluster of its own, in order. */
     private int callOnProcesses() {
         List<ProcessScenario> scenarios = selectedOnProcesses();
         PrintWriter out = spec.commandLine().getOut();
-        List<ScenarioSettings> settings = new ArrayList<>();
-        for (ProcessScenario scenario : scenarios) {
-            Optional<Path> dir = Optional.ofNullable(dataDir)
-                    .map(d -> scenarios.size() > 1 ? d.resolve(scenario.name()) : d);
-            dir.ifPresent(this::requireEmpty);
-            settings.add(new ScenarioSettings(lagMs == null ? OptionalLong.empty() : OptionalLong.of(lagMs), seed, dir));
-        }
+        List<ScenarioSettings> settings = settingsFor(scenarios.stream().map(ProcessScenario::name).toList());
         List<ScenarioResult> results = new ArrayList<>();
         for (int i = 0; i < scenarios.size(); i++) {
             ProcessScenario scenario = scenarios.get(i);
@@ -164,6 +148,22 @@ public final class ScenarioCommand implements Callable<Integer> {
                 out.flush();
             }));
         }
+        return finish(out, results);
+    }
+
+    /** Each scenario's settings, in order; with several scenarios each keeps its data under DIR/<name>. */
+    private List<ScenarioSettings> settingsFor(List<String> names) {
+        List<ScenarioSettings> settings = new ArrayList<>();
+        for (String name : names) {
+            Optional<Path> dir = Optional.ofNullable(dataDir).map(d -> names.size() > 1 ? d.resolve(name) : d);
+            dir.ifPresent(this::requireEmpty);
+            settings.add(new ScenarioSettings(lagMs == null ? OptionalLong.empty() : OptionalLong.of(lagMs), seed, dir));
+        }
+        return settings;
+    }
+
+    /** The JSON lines (with {@code --json}) and the exit code. */
+    private int finish(PrintWriter out, List<ScenarioResult> results) {
         if (json) {
             results.forEach(r -> out.println(r.toJson()));
         }
