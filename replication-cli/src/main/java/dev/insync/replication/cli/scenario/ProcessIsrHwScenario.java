@@ -22,6 +22,7 @@ import dev.insync.replication.log.Errors;
 import dev.insync.replication.netty.client.InsyncClient;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.scenario.IsrHwScenario;
+import dev.insync.replication.testkit.scenario.Scenario;
 import dev.insync.replication.testkit.scenario.ScenarioResult;
 import dev.insync.replication.testkit.scenario.ScenarioSettings;
 
@@ -82,18 +83,8 @@ public final class ProcessIsrHwScenario implements ProcessScenario {
     private static final Pattern LAST_CAUGHT_UP = Pattern.compile("lastCaughtUpTimeMs: (\\d+)");
 
     @Override
-    public String name() {
-        return "isr-hw";
-    }
-
-    @Override
-    public String ruleId() {
-        return "SCN-1";
-    }
-
-    @Override
-    public long defaultLagMs() {
-        return IsrHwScenario.DEFAULT_LAG_MS;
+    public Scenario simulated() {
+        return new IsrHwScenario();
     }
 
     private static long idlePauseMs(long lagMs) {

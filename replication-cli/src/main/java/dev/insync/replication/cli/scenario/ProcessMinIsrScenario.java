@@ -23,6 +23,7 @@ import dev.insync.replication.netty.client.InsyncClient;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.history.HistoryEvent.LogEntry;
 import dev.insync.replication.testkit.scenario.MinIsrScenario;
+import dev.insync.replication.testkit.scenario.Scenario;
 import dev.insync.replication.testkit.scenario.ScenarioResult;
 import dev.insync.replication.testkit.scenario.ScenarioSettings;
 
@@ -62,18 +63,8 @@ public final class ProcessMinIsrScenario implements ProcessScenario {
     private static final int STOPPED = 3;
 
     @Override
-    public String name() {
-        return "min-isr";
-    }
-
-    @Override
-    public String ruleId() {
-        return "SCN-2";
-    }
-
-    @Override
-    public long defaultLagMs() {
-        return MinIsrScenario.DEFAULT_LAG_MS;
+    public Scenario simulated() {
+        return new MinIsrScenario();
     }
 
     @Override

@@ -16,6 +16,7 @@
 
 package dev.insync.replication.cli.scenario;
 
+import dev.insync.replication.testkit.scenario.Scenario;
 import dev.insync.replication.testkit.scenario.ScenarioResult;
 import dev.insync.replication.testkit.scenario.ScenarioSettings;
 
@@ -31,14 +32,23 @@ import java.util.function.Consumer;
  */
 public sealed interface ProcessScenario permits ProcessIsrHwScenario, ProcessMinIsrScenario, ProcessTruncationScenario {
 
+    /** The simulated experiment this one runs on processes: its name, rule and default lag are this one's. */
+    Scenario simulated();
+
     /** The name the CLI knows it by: {@code isr-hw}, {@code min-isr} or {@code truncation}. */
-    String name();
+    default String name() {
+        return simulated().name();
+    }
 
     /** The contract rule it reproduces: {@code SCN-1}, {@code SCN-2} or {@code SCN-3}. */
-    String ruleId();
+    default String ruleId() {
+        return simulated().ruleId();
+    }
 
     /** {@code replica.lag.time.max.ms} used when the settings give none. */
-    long defaultLagMs();
+    default long defaultLagMs() {
+        return simulated().defaultLagMs();
+    }
 
     /**
      * Runs the experiment on a new process cluster, reaped before this returns.

@@ -24,6 +24,7 @@ import dev.insync.replication.netty.client.InsyncClient;
 import dev.insync.replication.netty.client.RecordMetadata;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.history.HistoryEvent.LogEntry;
+import dev.insync.replication.testkit.scenario.Scenario;
 import dev.insync.replication.testkit.scenario.ScenarioResult;
 import dev.insync.replication.testkit.scenario.ScenarioSettings;
 import dev.insync.replication.testkit.scenario.TruncationScenario;
@@ -79,18 +80,8 @@ public final class ProcessTruncationScenario implements ProcessScenario {
     private static final Pattern TRUNCATED_TO = Pattern.compile("to offset (\\d+)");
 
     @Override
-    public String name() {
-        return "truncation";
-    }
-
-    @Override
-    public String ruleId() {
-        return "SCN-3";
-    }
-
-    @Override
-    public long defaultLagMs() {
-        return TruncationScenario.DEFAULT_LAG_MS;
+    public Scenario simulated() {
+        return new TruncationScenario();
     }
 
     @Override

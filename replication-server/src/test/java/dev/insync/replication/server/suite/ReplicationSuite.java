@@ -269,7 +269,7 @@ abstract class ReplicationSuite {
         assertThat(c.consume(TP, 0)).containsExactlyElementsOf(acknowledged);
 
         c.restart(1);
-        c.awaitCondition("broker 1 back in the ISR", WAIT_MS, () -> Set.copyOf(c.describe(TP).isr()).equals(Set.of(1, 2, 3)));
+        awaitBackInIsr(1);
         awaitEveryReplicaAt(15);
         for (int id : c.brokerIds()) {
             assertThat(values(log(id))).as("broker %d's log", id).containsExactlyElementsOf(acknowledged);
@@ -295,7 +295,7 @@ abstract class ReplicationSuite {
         assertThat(send("b-0", -1)).isEqualTo(ok(5, 1));
 
         c.restart(1);
-        c.awaitCondition("broker 1 back in the ISR", WAIT_MS, () -> Set.copyOf(c.describe(TP).isr()).equals(Set.of(1, 2, 3)));
+        awaitBackInIsr(1);
         awaitEveryReplicaAt(6);
         assertThat(c.describe(TP).leader()).isEqualTo(leader);
     }
@@ -461,7 +461,7 @@ abstract class ReplicationSuite {
         c.restart(3);
         c.awaitCondition("broker 3's log starting at 8 and ending at 10", WAIT_MS, () -> c.logOn(3, TP)
                 .map(l -> l.logStartOffset() == 8 && l.logEndOffset() == 10).orElse(false));
-        c.awaitCondition("broker 3 back in the ISR", WAIT_MS, () -> Set.copyOf(c.describe(TP).isr()).equals(Set.of(1, 2, 3)));
+        awaitBackInIsr(3);
         awaitEveryReplicaAt(10);
         List<String> kept = written.subList(8, 10);
         for (int id : c.brokerIds()) {
@@ -498,13 +498,10 @@ abstract class ReplicationSuite {
         assertThat(c.await(inFlight, REQUEST_TIMEOUT_MS).error()).isNotEqualTo(Errors.NONE);
 
         c.rejoin(1);
-        c.awaitCondition("broker 1 back in the ISR", WAIT_MS, () -> Set.copyOf(c.describe(TP).isr()).equals(Set.of(1, 2, 3)));
+        awaitBackInIsr(1);
         awaitEveryReplicaAt(10);
         assertThat(c.describe(TP).leader()).isEqualTo(leader);
-        for (int id : c.brokerIds()) {
-            assertThat(values(log(id))).as("broker %d's log", id).containsExactlyElementsOf(acknowledged);
-        }
-        assertThat(c.consume(TP, 0)).containsExactlyElementsOf(acknowledged);
+        assertEveryReplicaAndAConsumerHold(acknowledged);
     }
 
     @Test
@@ -579,12 +576,9 @@ abstract class ReplicationSuite {
         assertThat(send("b-0", -1)).isEqualTo(ok(3, 1));
         acknowledged.add("b-0");
         c.restart(1);
-        c.awaitCondition("broker 1 back in the ISR", WAIT_MS, () -> Set.copyOf(c.describe(TP).isr()).equals(Set.of(1, 2, 3)));
+        awaitBackInIsr(1);
         awaitEveryReplicaAt(4);
-        for (int id : c.brokerIds()) {
-            assertThat(values(log(id))).as("broker %d's log", id).containsExactlyElementsOf(acknowledged);
-        }
-        assertThat(c.consume(TP, 0)).containsExactlyElementsOf(acknowledged);
+        assertEveryReplicaAndAConsumerHold(acknowledged);
     }
 
     // ==================================================================================== helpers
@@ -608,6 +602,20 @@ abstract class ReplicationSuite {
     }
 
     /** Waits until every broker runs with LEO and HW {@code offset}. */
+    /** Waits until the controller has broker {@code id} back in a full ISR (1, 2, 3). */
+    private void awaitBackInIsr(int id) {
+        cluster.awaitCondition("broker " + id + " back in the ISR", WAIT_MS,
+                () -> Set.copyOf(cluster.describe(TP).isr()).equals(Set.of(1, 2, 3)));
+    }
+
+    /** Every broker's log holds exactly {@code values} from offset 0, and a consumer reads exactly them. */
+    private void assertEveryReplicaAndAConsumerHold(List<String> values) {
+        for (int id : cluster.brokerIds()) {
+            assertThat(values(log(id))).as("broker %d's log", id).containsExactlyElementsOf(values);
+        }
+        assertThat(cluster.consume(TP, 0)).containsExactlyElementsOf(values);
+    }
+
     private void awaitEveryReplicaAt(long offset) {
         cluster.awaitCondition("every replica at LEO and HW " + offset, WAIT_MS, () -> cluster.brokerIds().stream()
                 .allMatch(id -> cluster.logOn(id, TP).map(l -> l.logEndOffset() == offset && l.highWatermark() == offset)
