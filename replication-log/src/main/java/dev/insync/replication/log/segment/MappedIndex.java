@@ -259,11 +259,19 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
             }
         }
         fileSync.force(current, file);
-        fileSync.beforeWrite(file);
         if (size < capacityBytes) {
-            shrinkAndUnmapLazily(size);
+            // A trim (the segment becomes inactive or closes): cut the file and drop the mapping instead of
+            // mapping the shorter file again. A second mapping per trim would count against the process's
+            // vm.max_map_count until the collector released the first, and with tens of thousands of
+            // indexes that limit is reached. The next lookup, if any, maps what is left; a reader still
+            // holding the old mapping reads only entries below the count, which the cut keeps.
+            synchronized (this) {
+                mmap = null;
+                resizeUnmapped(size);
+            }
             return;
         }
+        fileSync.beforeWrite(file);
         MappedByteBuffer remapped = UninterruptibleIo.call(() -> {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 if (ch.size() > size) {
@@ -280,33 +288,9 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
     }
 
     /**
-     * {@link #resize} to fewer bytes of a mapped index (a segment becoming inactive or closing): the
-     * file is cut and the index drops its mapping instead of mapping the shorter file again; the
-     * next lookup, if any, maps what is left. A second mapping per trim would count against the
-     * process's {@code vm.max_map_count} until the collector released the first, and with tens of
-     * thousands of indexes that limit is reached. A reader still holding the old mapping reads only
-     * entries below the count, which the cut keeps.
-     */
-    private void shrinkAndUnmapLazily(int size) throws IOException {
-        UninterruptibleIo.run(() -> {
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                if (ch.size() > size) {
-                    ch.truncate(size);
-                }
-            }
-        });
-        synchronized (this) {
-            backedBytes = Math.min(backedBytes, size / PAGE_BYTES * PAGE_BYTES);
-            this.capacityBytes = size;
-            this.maxEntries = size / entrySize;
-            this.mmap = null;
-        }
-    }
-
-    /**
-     * {@link #resize} of an index not mapped since it was opened: nothing was written through this
-     * object, so there is nothing to force; a longer file is cut now, a shorter one is extended by
-     * the mapping that needs it.
+     * {@link #resize} of an index not mapped (since it was opened, or since a trim dropped its mapping
+     * after forcing it): nothing written through this object is left unforced; a longer file is cut
+     * now, a shorter one is extended by the mapping that needs it.
      */
     private void resizeUnmapped(int size) throws IOException {
         long length = Files.exists(file) ? Files.size(file) : 0;
