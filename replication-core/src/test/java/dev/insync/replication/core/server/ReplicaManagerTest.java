@@ -233,6 +233,17 @@ class ReplicaManagerTest {
         assertThat(parked.join().partitions().get(REP0).error()).isEqualTo(Errors.NONE);
     }
 
+    /** Broker 1 leads REP0 and REP1 (followed by broker 2), both empty; broker 2's fetch of both parks there. */
+    private CompletableFuture<FetchResponse> parkedFollowerFetchOfTwoEmptyPartitions() {
+        cluster(defaults(), 1);
+        cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+        Map<TopicPartition, Long> atEnd = new LinkedHashMap<>();
+        atEnd.put(REP0, 0L);
+        atEnd.put(REP1, 0L);
+        return rm(1).fetch(followerFetch(2, 1L, atEnd));
+    }
+
     private static FetchRequest followerFetch(int replicaId, long brokerEpoch, Map<TopicPartition, Long> offsets) {
         Map<TopicPartition, FetchRequest.PartitionData> parts = new LinkedHashMap<>();
         offsets.forEach((tp, offset) -> parts.put(tp,
@@ -276,13 +287,7 @@ class ReplicaManagerTest {
     @DisplayName("FET-5 a parked follower fetch woken by a produce to several partitions carries every partition"
             + " of that produce, not only the first one appended")
     void fet5WakeAfterTheWholeProduceIsAppended() {
-        cluster(defaults(), 1);
-        cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
-        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
-        Map<TopicPartition, Long> atEnd = new LinkedHashMap<>();
-        atEnd.put(REP0, 0L);
-        atEnd.put(REP1, 0L);
-        CompletableFuture<FetchResponse> parked = rm(1).fetch(followerFetch(2, 1L, atEnd));
+        CompletableFuture<FetchResponse> parked = parkedFollowerFetchOfTwoEmptyPartitions();
         assertThat(parked).isNotDone();
 
         Map<TopicPartition, MemoryRecords> both = new LinkedHashMap<>();
@@ -299,13 +304,7 @@ class ReplicaManagerTest {
     @Test
     @DisplayName("FET-5 a wake re-reads only the partitions that changed since the fetch parked")
     void fet5WakeReadsOnlyChangedPartitions() {
-        cluster(defaults(), 1);
-        cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
-        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
-        Map<TopicPartition, Long> atEnd = new LinkedHashMap<>();
-        atEnd.put(REP0, 0L);
-        atEnd.put(REP1, 0L);
-        CompletableFuture<FetchResponse> parked = rm(1).fetch(followerFetch(2, 1L, atEnd));
+        CompletableFuture<FetchResponse> parked = parkedFollowerFetchOfTwoEmptyPartitions();
         long before = rm(1).partitionReads();
 
         rm(1).produce(Map.of(REP1, records("x")), Acks.LEADER, 30_000);
@@ -322,13 +321,7 @@ class ReplicaManagerTest {
     @DisplayName("FET-2 FET-5 a parked fetch one of whose partitions lost its leadership is re-read and answers"
             + " at once with that partition's error")
     void fet5ExpiryRereadsChangedLeadership() {
-        cluster(defaults(), 1);
-        cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
-        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
-        Map<TopicPartition, Long> atEnd = new LinkedHashMap<>();
-        atEnd.put(REP0, 0L);
-        atEnd.put(REP1, 0L);
-        CompletableFuture<FetchResponse> parked = rm(1).fetch(followerFetch(2, 1L, atEnd));
+        CompletableFuture<FetchResponse> parked = parkedFollowerFetchOfTwoEmptyPartitions();
         assertThat(parked).isNotDone();
         cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 2, 1, 1);
         assertThat(parked).isDone();
@@ -341,13 +334,7 @@ class ReplicaManagerTest {
     @DisplayName("FET-2 FET-5 a parked fetch one of whose partitions was deleted answers at once with that"
             + " partition's error")
     void fet5ParkedFetchOfDeletedPartition() {
-        cluster(defaults(), 1);
-        cluster.setPartition(REP0, List.of(1, 2), List.of(1, 2), 1, 0, 0);
-        cluster.setPartition(REP1, List.of(1, 2), List.of(1, 2), 1, 0, 0);
-        Map<TopicPartition, Long> atEnd = new LinkedHashMap<>();
-        atEnd.put(REP0, 0L);
-        atEnd.put(REP1, 0L);
-        CompletableFuture<FetchResponse> parked = rm(1).fetch(followerFetch(2, 1L, atEnd));
+        CompletableFuture<FetchResponse> parked = parkedFollowerFetchOfTwoEmptyPartitions();
         assertThat(parked).isNotDone();
         cluster.publish(new MetadataDelta(1_000, List.of(), List.of(), List.of(REP1), Map.of()));
         assertThat(parked).isDone();
