@@ -334,7 +334,11 @@ public final class InsyncClient implements AutoCloseable {
         for (TopicPartition tp : accumulator.readyPartitions(now)) {
             int leader = leaderOf(tp);
             if (leader < 0) {
-                wantTopic(tp.topic());
+                // PRO-5: ask even when the last answer knew the topic: it named no leader then (an election
+                // under way), or the partition was forgotten after NOT_LEADER_OR_FOLLOWER while this batch
+                // backed off. Coalesced and paced by retry.backoff.ms in requestMetadata.
+                wantedTopics.add(tp.topic());
+                requestMetadata();
             } else if (!brokerAddresses.containsKey(leader)) {
                 requestMetadata();
             }
