@@ -334,7 +334,15 @@ public final class InsyncClient implements AutoCloseable {
         for (TopicPartition tp : accumulator.readyPartitions(now)) {
             int leader = leaderOf(tp);
             if (leader < 0) {
-                wantTopic(tp.topic());
+                // PRO-5: a ready batch without a leader always asks for one, even of a topic wanted and known
+                // already: the last answer may have named it leaderless (an election under way) while nothing
+                // of it was ready (its batch in retry backoff, or not sent yet), and no other event would ever
+                // ask again. One request at a time, one per retry.backoff.ms (requestMetadata); an answer in
+                // flight is checked against the ready batches when it arrives (onMetadata).
+                wantedTopics.add(tp.topic());
+                if (!metadataInFlight) {
+                    requestMetadata();
+                }
             } else if (!brokerAddresses.containsKey(leader)) {
                 requestMetadata();
             }
