@@ -321,7 +321,7 @@ public final class InsyncClient implements AutoCloseable {
         for (Batch b : accumulator.expire(now - config.deliveryTimeoutMs())) {
             // Waiting batches were never sent, or only refused before the append (retries are only those).
             failBatch(b, Errors.REQUEST_TIMED_OUT, Written.NO, "not sent within delivery.timeout.ms ("
-                    + config.deliveryTimeoutMs() + " ms) after " + b.attempts + " attempts");
+                    + config.deliveryTimeoutMs() + " ms) after " + b.attempts + " attempts; " + waitingFor(b.topicPartition));
         }
         long cutOffMs = now - config.deliveryTimeoutMs();
         while (!inFlightBatches.isEmpty() && inFlightBatches.first().createdMs <= cutOffMs) {
@@ -379,6 +379,22 @@ public final class InsyncClient implements AutoCloseable {
             next = Math.min(next, inFlightBatches.first().createdMs + config.deliveryTimeoutMs());
         }
         scheduleWake(next);
+    }
+
+    /** What a batch of {@code tp} that is not sent waits for, as the sender sees it now (for the failure's message). */
+    private String waitingFor(TopicPartition tp) {
+        int leader = leaderOf(tp);
+        if (leader < 0) {
+            OptionalInt seen = metadata.lastSeenEpoch(tp);
+            return "no leader known for " + tp + (metadata.route(tp) != null ? " (the last Metadata answer named none)" : "")
+                    + (seen.isPresent() ? ", highest leader epoch seen " + seen.getAsInt() : "")
+                    + (metadataInFlight ? ", Metadata request in flight" : "");
+        }
+        if (!brokerAddresses.containsKey(leader)) {
+            return "leader " + leader + " of " + tp + " has no known address";
+        }
+        return "leader " + leader + " of " + tp + ", " + inFlightByBroker.getOrDefault(leader, 0)
+                + " produce request(s) in flight to it";
     }
 
     private void scheduleWake(long atMs) {
