@@ -68,7 +68,7 @@ public record ChaosReport(long seed, long seconds, int acknowledged, int failed,
      *
      * @param fromMs     the last success before it (or the start of the faults)
      * @param toMs       the first success after it (or the end of the faults)
-     * @param faults     faults injected or undone from {@value #FAULT_LOOKBACK_MS} ms before it to its end
+     * @param faults     faults injected or undone from {@value ChaosReport#FAULT_LOOKBACK_MS} ms before it to its end
      * @param calls      the workload's produce calls outstanding during it: client, partition, when, outcome and
      *                   the client's own words (what an unsent record waited for: no leader, requests in flight...)
      * @param controller the controller's registration of each partition as the watcher last saw it before the
