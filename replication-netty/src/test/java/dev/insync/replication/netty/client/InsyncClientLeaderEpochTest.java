@@ -209,6 +209,56 @@ class InsyncClientLeaderEpochTest {
     }
 
     @Test
+    @DisplayName("PRO-5 a refresh that names a partition without a leader while nothing of it waits (every replica fenced at"
+            + " once) does not strand it: the next send asks for its leader again, and goes out once one is named,"
+            + " instead of waiting out delivery.timeout.ms on the leaderless route")
+    void leaderlessRouteIsAskedForAgainOnTheNextSend() throws Exception {
+        broker1.view = leads(2, 5);
+        broker2.view = leads(2, 5);
+        InsyncClient c = client();
+        CompletableFuture<RecordMetadata> first = c.send(TP, null, "a".getBytes());
+        broker2.call(ProduceCall.class, 0).answer().complete(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L, 5)));
+        assertThat(first.get(WAIT_MS, TimeUnit.MILLISECONDS)).isEqualTo(new RecordMetadata(TP, 0L, 5));
+        // Every replica is fenced (its heartbeats went to a paused controller): a refresh names no leader.
+        MetadataView leaderless = MetadataView.of(endpoints, -1, List.of(PartitionRegistration.builder(TP).replicas(1, 2)
+                .isr(List.of()).elr(List.of(1, 2)).leader(PartitionRegistration.NO_LEADER).leaderEpoch(6).build()));
+        broker1.view = leaderless;
+        broker2.view = leaderless;
+        c.metadata().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(c.knownLeaders().get(WAIT_MS, TimeUnit.MILLISECONDS)).containsEntry(TP, PartitionRegistration.NO_LEADER);
+        // Broker 2 is elected again; nothing tells the client but a Metadata answer it asks for.
+        broker1.view = leads(2, 7);
+        broker2.view = leads(2, 7);
+
+        CompletableFuture<RecordMetadata> second = c.send(TP, null, "b".getBytes());
+        ProduceCall resent = broker2.call(ProduceCall.class, 1);
+        resent.answer().complete(Map.of(TP, new ProduceResult(Errors.NONE, 1L, -1L, 7)));
+        assertThat(second.get(WAIT_MS, TimeUnit.MILLISECONDS)).isEqualTo(new RecordMetadata(TP, 1L, 7));
+        assertThat(broker1.produces()).isZero();
+    }
+
+    @Test
+    @DisplayName("PRO-5 a record that never found a leader fails at delivery.timeout.ms as not written, saying what it waited"
+            + " for (no leader named), so a stall explains itself")
+    void unsentRecordSaysWhatItWaitedFor() throws Exception {
+        MetadataView leaderless = MetadataView.of(endpoints, -1, List.of(PartitionRegistration.builder(TP).replicas(1, 2)
+                .isr(List.of()).elr(List.of(1, 2)).leader(PartitionRegistration.NO_LEADER).leaderEpoch(6).build()));
+        broker1.view = leaderless;
+        broker2.view = leaderless;
+        client = InsyncClient.builder(Map.of("bootstrap.servers", "127.0.0.1:" + broker2.address.getPort(),
+                "linger.ms", 0, "retry.backoff.ms", 10, "request.timeout.ms", 200, "delivery.timeout.ms", 400)).build();
+        CompletableFuture<RecordMetadata> f = client.send(TP, null, "v".getBytes());
+        Throwable failure = f.handle((r, e) -> e).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(failure).isInstanceOf(ProduceFailedException.class);
+        ProduceFailedException pf = (ProduceFailedException) failure;
+        assertThat(pf.error()).isEqualTo(Errors.REQUEST_TIMED_OUT);
+        assertThat(pf.written()).isEqualTo(ProduceFailedException.Written.NO);
+        assertThat(pf.getMessage()).contains("not sent within delivery.timeout.ms (400 ms) after 0 attempts",
+                "no leader known for " + TP + " (the last Metadata answer named none), highest leader epoch seen 6");
+        assertThat(broker1.produces() + broker2.produces()).isZero();
+    }
+
+    @Test
     @DisplayName("KIP-320 FET-2: a fetch carries the routed leader epoch; FENCED_LEADER_EPOCH makes the client learn the leader"
             + " again, and the next fetch goes to the new leader with the new epoch")
     void fetchFollowsTheNewestEpoch() throws Exception {
