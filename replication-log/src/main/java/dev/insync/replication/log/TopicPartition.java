@@ -30,12 +30,26 @@ public record TopicPartition(String topic, int partition) {
     /** Validates the topic name and partition number. */
     public TopicPartition {
         Objects.requireNonNull(topic, "topic");
-        if (topic.isEmpty() || topic.chars().anyMatch(c -> c == '/' || c == '\\' || Character.isWhitespace(c))) {
+        if (!isValidTopicName(topic)) {
             throw new IllegalArgumentException("Invalid topic name '" + topic + "'");
         }
         if (partition < 0) {
             throw new IllegalArgumentException("Negative partition " + partition + " for topic " + topic);
         }
+    }
+
+    /** Non-empty, without '/', '\\' or whitespace; a plain loop, as a client builds one per record. */
+    private static boolean isValidTopicName(String topic) {
+        if (topic.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < topic.length(); i++) {
+            char c = topic.charAt(i);
+            if (c == '/' || c == '\\' || Character.isWhitespace(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

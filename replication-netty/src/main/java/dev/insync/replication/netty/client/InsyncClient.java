@@ -141,7 +141,6 @@ public final class InsyncClient implements AutoCloseable {
     /** A task that appends {@link #newRecords} is queued on the sender and has not started yet. */
     private final AtomicBoolean appendPending = new AtomicBoolean();
     /** Records without an outcome yet: added by {@link #send}, removed by whichever thread completes them. */
-    private final Set<CompletableFuture<RecordMetadata>> unfinished = ConcurrentHashMap.newKeySet();
 
     // Owned by the sender.
     private final RecordAccumulator accumulator;
@@ -252,8 +251,6 @@ public final class InsyncClient implements AutoCloseable {
         CompletableFuture<RecordMetadata> future = new CompletableFuture<>();
         PendingRecord record = new PendingRecord(scheduler.time().milliseconds(), key == null ? null : key.clone(),
                 value == null ? null : value.clone(), List.copyOf(headers), future);
-        unfinished.add(future);
-        future.whenComplete((r, e) -> unfinished.remove(future));
         newRecords.add(new NewRecord(tp, record));
         // Added before this check, so a pending task, which clears the flag before it takes the queue, sees it.
         if (appendPending.compareAndSet(false, true)) {
@@ -303,8 +300,10 @@ public final class InsyncClient implements AutoCloseable {
     public CompletableFuture<Void> flush() {
         CompletableFuture<Void> done = new CompletableFuture<>();
         onSender(() -> {
-            List<CompletableFuture<RecordMetadata>> pending = new ArrayList<>(unfinished);
-            appendNewRecords(); // every record sent before this call is in a batch, and made ready now
+            appendNewRecords(); // every record sent before this call is in a batch now, waiting or in flight
+            List<CompletableFuture<RecordMetadata>> pending = new ArrayList<>();
+            accumulator.forEachBatch(b -> b.records.forEach(r -> pending.add(r.future())));
+            inFlightBatches.forEach(b -> b.records.forEach(r -> pending.add(r.future())));
             accumulator.beginFlush();
             runSender();
             CompletableFuture.allOf(pending.stream().map(f -> f.handle((r, e) -> null)).toArray(CompletableFuture[]::new))

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
@@ -204,6 +205,11 @@ final class RecordAccumulator {
             flushing = false;
         }
         return out;
+    }
+
+    /** Every waiting batch, partition by partition, oldest first. */
+    void forEachBatch(Consumer<Batch> action) {
+        partitions.values().forEach(queue -> queue.forEach(action));
     }
 
     /** Partitions whose oldest batch is ready at {@code nowMs} (the ones whose leader is needed). */

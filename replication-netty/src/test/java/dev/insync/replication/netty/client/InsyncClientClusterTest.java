@@ -109,6 +109,8 @@ class InsyncClientClusterTest {
             futures.add(c.send(REP0, null, utf8("r" + i)));
         }
         c.flush().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(futures).as("flush completes after every record sent before it has its outcome")
+                .allMatch(CompletableFuture::isDone);
         for (int i = 0; i < 20; i++) {
             assertThat(futures.get(i).get()).isEqualTo(new RecordMetadata(REP0, i, 0));
         }
