@@ -94,6 +94,10 @@ public record FetchRequest(int replicaId, long brokerEpoch, int maxWaitMs, int m
             throw new IllegalArgumentException("A full fetch (session epoch " + sessionEpoch
                     + ") forgets nothing, got " + forgotten);
         }
+        if (forgotten.size() > 1 && new java.util.HashSet<>(forgotten).size() != forgotten.size()) {
+            throw new IllegalArgumentException("A partition is forgotten twice in session " + sessionId + " epoch "
+                    + sessionEpoch + ": " + forgotten);
+        }
         for (TopicPartition tp : forgotten) {
             if (partitions.containsKey(tp)) {
                 throw new IllegalArgumentException("Partition " + tp + " is both fetched and forgotten in session "
