@@ -620,9 +620,10 @@ public final class ReplicaFetcher {
             }
             clearInFlight();
             if (error != null) {
-                LOG.warn("{}Error in fetch from leader {} for partitions {}: {}", logPrefix, leaderId,
-                        request.partitions().keySet(), error.toString());
-                delay(coveredBy(request));
+                Set<TopicPartition> covered = coveredBy(request);
+                LOG.warn("{}Error in fetch from leader {} for partitions {}: {}", logPrefix, leaderId, covered,
+                        error.toString());
+                delay(covered);
                 session.handleError(); // FET-7: a lost answer or connection: the next fetch is full
             } else if (response.error() == Errors.FETCH_SESSION_ID_NOT_FOUND
                     || response.error() == Errors.INVALID_FETCH_SESSION_EPOCH) {

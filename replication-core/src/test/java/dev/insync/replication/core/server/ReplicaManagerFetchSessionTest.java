@@ -175,6 +175,24 @@ class ReplicaManagerFetchSessionTest {
     }
 
     @Test
+    @DisplayName("FET-7 LOG-10 a leader log-start move of an idle partition is reported by the next incremental answer")
+    void fet7LogStartMoveReported() {
+        int session = openSessionOfFollower2(List.of(1, 2));
+        rm(1).produce(Map.of(REP0, records("a", "b", "c")), Acks.LEADER, 30_000);
+        assertThat(done(rm(1).fetch(incremental(2, 1L, session, 1, 0, Map.of(), List.of()))).partitions())
+                .containsOnlyKeys(REP0);
+        FetchResponse acked = done(rm(1).fetch(incremental(2, 1L, session, 2, 0, offsets(REP0, 3), List.of())));
+        assertThat(acked.partitions().get(REP0).highWatermark()).isEqualTo(3);
+        assertThat(done(rm(1).fetch(incremental(2, 1L, session, 3, 0, Map.of(), List.of()))).partitions()).isEmpty();
+
+        rm(1).logDirectory().log(REP0).orElseThrow().deleteRecordsBefore(2);
+        FetchResponse moved = done(rm(1).fetch(incremental(2, 1L, session, 4, 0, Map.of(), List.of())));
+        assertThat(moved.partitions().keySet()).containsExactly(REP0);
+        assertThat(moved.partitions().get(REP0).logStartOffset()).isEqualTo(2);
+        assertThat(moved.partitions().get(REP0).records().sizeInBytes()).isZero();
+    }
+
+    @Test
     @DisplayName("FET-7 FET-5 a parked incremental fetch is woken by an append to any one of its partitions and answers that one")
     void fet7ParkedFetchWokenByDataOnOnePartition() {
         int session = openSessionOfFollower2(List.of(1, 2));
