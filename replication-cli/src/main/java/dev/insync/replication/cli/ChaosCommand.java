@@ -87,6 +87,8 @@ public final class ChaosCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // The clients' connection warnings (every kill resets connections) must not break --json's one object.
+        CliLogging.toStderr("info");
         ChaosSettings settings;
         try {
             settings = new ChaosSettings(seconds, seed, ChaosSettings.parseFaults(faults), brokers, controllers,

@@ -74,9 +74,6 @@ public final class SimulateCommand implements Callable<Integer> {
     /** Most threads --parallel may ask for. */
     static final int MAX_PARALLEL = 256;
 
-    private static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
-    private static final String LOG_FILE_PROPERTY = "org.slf4j.simpleLogger.logFile";
-
     @Spec
     private CommandSpec spec;
 
@@ -116,14 +113,8 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
-            // Brokers log every truncation and leader change at INFO: thousands of lines per seed.
-            System.setProperty(LOG_LEVEL_PROPERTY, "warn");
-        }
-        if (System.getProperty(LOG_FILE_PROPERTY) == null) {
-            // Keep stdout to one line per seed (and JSON with --json); the brokers' warnings go to stderr.
-            System.setProperty(LOG_FILE_PROPERTY, "System.err");
-        }
+        // Brokers log every truncation and leader change at INFO: thousands of lines per seed.
+        CliLogging.toStderr("warn");
         long[] range = parseSeeds();
         SimulationSettings settings = settings();
         if (parallel < 1 || parallel > MAX_PARALLEL) {

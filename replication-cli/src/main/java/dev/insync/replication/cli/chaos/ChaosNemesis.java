@@ -22,6 +22,7 @@ import dev.insync.replication.testkit.process.ProcessCluster.Flow;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -83,7 +84,16 @@ public final class ChaosNemesis {
         this.cluster = cluster;
         this.recorder = recorder;
         this.random = new SplittableRandom(seed);
-        this.kinds = new ArrayList<>(kinds);
+        // In declaration order, whatever the set's iteration order: an immutable set's (Set.copyOf, as
+        // ChaosSettings makes) changes from one JVM to the next, and with it every choice the seed makes.
+        EnumSet<Kind> ordered = EnumSet.noneOf(Kind.class);
+        ordered.addAll(kinds);
+        this.kinds = new ArrayList<>(ordered);
+    }
+
+    /** The fault kinds the seed chooses from, in the order it indexes them. */
+    List<Kind> kinds() {
+        return List.copyOf(kinds);
     }
 
     /** Faults injected so far, by kind. */

@@ -93,6 +93,8 @@ public final class ChaosRun {
     private final ChaosSettings settings;
     private final ChaosRecorder recorder = new ChaosRecorder();
     private final Map<Integer, PartitionRegistration> controllerView = new ConcurrentHashMap<>();
+    /** The client's message of every failed produce call, by call id, for the report's windows. */
+    private final Map<Long, String> failDetails = new ConcurrentHashMap<>();
     private volatile boolean stopWorkload;
 
     private ChaosRun(ChaosSettings settings) {
@@ -199,7 +201,7 @@ public final class ChaosRun {
             }
             Verdict verdict = new InvariantChecker().check(recorder.history());
             ChaosReport report = ChaosReport.of(settings, recorder.history(), verdict, nemesis.injected(), faultsStart,
-                    faultsEnd, healedAtMs);
+                    faultsEnd, healedAtMs, failDetails);
             settings.historyDirectory().ifPresent(dir -> {
                 try {
                     Files.createDirectories(dir);
@@ -299,6 +301,7 @@ public final class ChaosRun {
         } catch (ExecutionException e) {
             String error = e.getCause() instanceof ProduceFailedException pf ? pf.error().name()
                     : e.getCause().getClass().getSimpleName();
+            failDetails.put(id, String.valueOf(e.getCause().getMessage()));
             recorder.add(t -> new ProduceFail(t, id, error));
         } catch (TimeoutException e) {
             // PRO-5 broken: the client never completed the call. The checker reports it (INV-5).

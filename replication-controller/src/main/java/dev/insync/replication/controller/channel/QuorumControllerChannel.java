@@ -74,7 +74,11 @@ import java.util.function.Function;
  * being retried; a newer one of the same kind supersedes it (the older fails with
  * {@code OPERATION_NOT_ATTEMPTED}; its sender has given up on it already, as both managers keep one
  * in flight and only send again after an answer or their own timeout). So the channel never sends an
- * older heartbeat or proposal after a newer one it was handed.
+ * older heartbeat or proposal after a newer one it was handed. A superseded request its node left
+ * unanswered counts as that node's failure: the newer one starts at the next node (a paused or cut-off
+ * controller keeps its connection open, and the lifecycle manager gives up on a heartbeat after one
+ * interval, long before {@code requestTimeoutMs}). When a node answers a write, every other write still
+ * waiting on another node is sent to it at once.
  *
  * <h2>Metadata fetches</h2>
  * may be answered by any node: they go to the node that answered the last fetch (at first the
@@ -133,6 +137,8 @@ public final class QuorumControllerChannel implements ControllerChannel, Metadat
         long attempt;
         Throwable lastError;
         Scheduler.Cancellable timer;
+        /** An attempt at {@link #target} is sent and unanswered (not backing off between rounds). */
+        boolean awaitingAnswer;
         boolean done;
 
         Call(Slot slot, Function<ControllerApi, CompletionStage<T>> operation) {
@@ -210,11 +216,27 @@ public final class QuorumControllerChannel implements ControllerChannel, Metadat
             return;
         }
         Call<?> previous = current.put(call.slot, call);
+        Integer silent = null;
         if (previous != null && !previous.done) {
+            if (previous.awaitingAnswer) {
+                silent = previous.target;
+            }
             fail(previous, new ApiException(Errors.OPERATION_NOT_ATTEMPTED, "A newer " + call.slot.kind
                     + " request of broker " + call.slot.brokerId + " superseded this one before it was answered"));
         }
         call.target = active.orElse(ids.get(0));
+        if (silent != null && call.target == silent) {
+            // CTL-3/CTL-4: the request this one replaces got no answer from that node within its sender's own
+            // timeout (the lifecycle manager's heartbeat interval). A paused or cut-off controller keeps its
+            // connection open and answers nothing, and the sender gives up long before requestTimeoutMs, so
+            // only this notices: without it every heartbeat would go to the silent node for as long as it is
+            // silent, and the new active controller would fence every broker after broker.session.timeout.ms.
+            // So the node counts as failed: the next node is asked (its NOT_CONTROLLER hint, if any, leads on).
+            if (active.isPresent() && active.getAsInt() == silent) {
+                learnActive(OptionalInt.empty());
+            }
+            call.target = ids.get((ids.indexOf(silent) + 1) % ids.size());
+        }
         attempt(call);
     }
 
@@ -222,6 +244,7 @@ public final class QuorumControllerChannel implements ControllerChannel, Metadat
         long seq = ++call.attempt;
         int target = call.target;
         call.triedThisRound.add(target);
+        call.awaitingAnswer = true;
         call.timer = scheduler.schedule(executor, () -> onAnswer(call, seq, null,
                 new TimeoutException("Controller node " + target + " did not answer within " + settings.requestTimeoutMs()
                         + " ms")), settings.requestTimeoutMs());
@@ -243,12 +266,14 @@ public final class QuorumControllerChannel implements ControllerChannel, Metadat
             return; // superseded, closed, or an answer to an attempt given up on
         }
         call.timer.cancel();
+        call.awaitingAnswer = false;
         int target = call.target;
         if (error == null) {
             learnActive(OptionalInt.of(target));
             call.done = true;
             current.remove(call.slot, call);
             call.result.complete(value);
+            redirectTo(target);
             return;
         }
         Throwable cause = unwrap(error);
@@ -283,6 +308,24 @@ public final class QuorumControllerChannel implements ControllerChannel, Metadat
                 learnActive(OptionalInt.empty());
             }
             tryNextNode(call);
+        }
+    }
+
+    /**
+     * CTL-4: {@code node} has just answered a write, so it is the active controller; every other write
+     * still waiting for an answer from another node (an AlterPartition sent to a controller that was then
+     * paused or cut off: it keeps no sender timeout of its own, ISR-5) is sent to {@code node} now instead
+     * of after {@code requestTimeoutMs}. Kafka's broker does the same when its controller node provider
+     * names a new active controller. A late answer of the attempt given up on is ignored; the request is
+     * the same one, so a controller that did apply it answers the copy as a stale proposal.
+     */
+    private void redirectTo(int node) {
+        for (Call<?> other : new ArrayList<>(current.values())) {
+            if (!other.done && other.awaitingAnswer && other.target != node) {
+                other.timer.cancel();
+                other.target = node;
+                attempt(other);
+            }
         }
     }
 

@@ -25,6 +25,7 @@ import dev.insync.replication.controller.api.RegisterBrokerRequest;
 import dev.insync.replication.controller.api.RegisterBrokerResponse;
 import dev.insync.replication.controller.api.TopicDescription;
 import dev.insync.replication.core.alter.AlterPartitionManager;
+import dev.insync.replication.core.broker.BrokerLifecycleManager;
 import dev.insync.replication.core.metadata.AlterPartitionRequest;
 import dev.insync.replication.core.metadata.AlterPartitionResponse;
 import dev.insync.replication.core.metadata.AlterPartitionResponse.PartitionResult;
@@ -264,6 +265,78 @@ class QuorumControllerChannelTest {
         assertThat(c1.calls).containsExactly("heartbeat-1", "heartbeat-2");
         assertThat(c2.calls).containsExactly("heartbeat-1");
         assertThat(c3.calls).containsExactly("heartbeat-1");
+    }
+
+    @Test
+    @DisplayName("CTL-3 CTL-4 the active controller is paused (its connection stays open, it answers nothing): the broker's"
+            + " next heartbeat, which supersedes the unanswered one, goes to another node and reaches the new active"
+            + " controller within two heartbeat intervals, long before broker.session.timeout.ms; later ones go there")
+    void ctl3HeartbeatsLeaveAPausedActiveController() throws Exception {
+        long intervalMs = 300;
+        c1.answers(new RegisterBrokerResponse(Errors.NONE, 42)).answers(OK);
+        BrokerLifecycleManager lifecycle = BrokerLifecycleManager.builder(7, channel, scheduler)
+                .heartbeatIntervalMs(intervalMs).build();
+        CompletableFuture<Long> registered = lifecycle.start();
+        scheduler.runReady();
+        assertThat(registered).isCompletedWithValue(42L);
+        assertThat(c1.calls).containsExactly("register-7", "heartbeat--1");
+        assertThat(channel.knownActiveController()).hasValue(1);
+
+        // Node 1 is paused: every request to it hangs. Node 3 was elected; node 2 knows it.
+        for (int i = 0; i < 10; i++) {
+            c2.notController(OptionalInt.of(3));
+            c3.answers(OK);
+        }
+        scheduler.advance(intervalMs); // this heartbeat goes to node 1, the last known active one, and hangs
+        assertThat(c1.calls).hasSize(3);
+        assertThat(c1.hung).hasSize(1);
+        assertThat(c3.calls).isEmpty();
+        scheduler.advance(intervalMs); // unanswered: the next one goes on to node 2, which points at node 3
+        assertThat(c2.calls).containsExactly("heartbeat--1");
+        assertThat(c3.calls).containsExactly("heartbeat--1");
+        assertThat(channel.knownActiveController()).hasValue(3);
+        scheduler.advance(3 * intervalMs);
+        assertThat(c3.calls).hasSize(4);
+        assertThat(c1.calls).as("nothing more to the paused node").hasSize(3);
+        assertThat(c2.calls).hasSize(1);
+        lifecycle.close();
+    }
+
+    @Test
+    @DisplayName("CTL-4 ISR-5 an AlterPartition waiting on an active controller that was then paused goes to the new active"
+            + " controller as soon as another request (a heartbeat) gets an answer there, not after request.timeout.ms")
+    void ctl4WaitingAlterPartitionFollowsTheNewActiveController() throws Exception {
+        c1.answers(OK);
+        CompletionStage<HeartbeatResponse> first = channel.heartbeat(new HeartbeatRequest(7, 5, 1, false));
+        scheduler.runReady();
+        assertThat(done(first)).isEqualTo(OK);
+        assertThat(channel.knownActiveController()).hasValue(1);
+        TopicPartition tp = new TopicPartition("t", 0);
+        AlterPartitionRequest request = new AlterPartitionRequest(7, 5, List.of(new AlterPartitionRequest.Item(tp, 3, 4,
+                List.of(new AlterPartitionRequest.BrokerState(7, 5), new AlterPartitionRequest.BrokerState(8, 6)), false)));
+        CompletionStage<AlterPartitionResponse> alter = channel.alterPartition(request);
+        scheduler.runReady();
+        assertThat(c1.calls).containsExactly("heartbeat-1", "alter"); // node 1 is paused: it hangs
+
+        PartitionResult committed = new PartitionResult(Errors.NONE, 7, 3, List.of(7, 8), 5);
+        AlterPartitionResponse response = new AlterPartitionResponse(Errors.NONE, Map.of(tp, committed));
+        channel.heartbeat(new HeartbeatRequest(7, 5, 2, false));
+        scheduler.runReady();
+        assertThat(c1.calls).containsExactly("heartbeat-1", "alter", "heartbeat-2");
+        // The lifecycle manager gives up on the heartbeat after an interval; the next one finds node 3 via node 2.
+        c2.notController(OptionalInt.of(3));
+        c3.answers(OK).answers(response);
+        scheduler.advance(300);
+        CompletionStage<HeartbeatResponse> third = channel.heartbeat(new HeartbeatRequest(7, 5, 3, false));
+        scheduler.runReady();
+        assertThat(done(third)).isEqualTo(OK);
+        assertThat(c3.calls).containsExactly("heartbeat-3", "alter");
+        assertThat(done(alter)).isEqualTo(response);
+        assertThat(scheduler.time().milliseconds()).as("long before the attempt's request timeout")
+                .isLessThan(SETTINGS.requestTimeoutMs());
+        c1.hung.forEach(f -> f.complete(new AlterPartitionResponse(Errors.NOT_CONTROLLER, Map.of())));
+        scheduler.runReady();
+        assertThat(done(alter)).as("the paused node's late answer is ignored").isEqualTo(response);
     }
 
     @Test

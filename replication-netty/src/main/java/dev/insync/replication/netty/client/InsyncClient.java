@@ -321,7 +321,7 @@ public final class InsyncClient implements AutoCloseable {
         for (Batch b : accumulator.expire(now - config.deliveryTimeoutMs())) {
             // Waiting batches were never sent, or only refused before the append (retries are only those).
             failBatch(b, Errors.REQUEST_TIMED_OUT, Written.NO, "not sent within delivery.timeout.ms ("
-                    + config.deliveryTimeoutMs() + " ms) after " + b.attempts + " attempts");
+                    + config.deliveryTimeoutMs() + " ms) after " + b.attempts + " attempts; " + waitingFor(b.topicPartition));
         }
         long cutOffMs = now - config.deliveryTimeoutMs();
         while (!inFlightBatches.isEmpty() && inFlightBatches.first().createdMs <= cutOffMs) {
@@ -334,7 +334,15 @@ public final class InsyncClient implements AutoCloseable {
         for (TopicPartition tp : accumulator.readyPartitions(now)) {
             int leader = leaderOf(tp);
             if (leader < 0) {
-                wantTopic(tp.topic());
+                // PRO-5: a ready batch without a leader always asks for one, even of a topic wanted and known
+                // already: the last answer may have named it leaderless (an election under way) while nothing
+                // of it was ready (its batch in retry backoff, or not sent yet), and no other event would ever
+                // ask again. One request at a time, one per retry.backoff.ms (requestMetadata); an answer in
+                // flight is checked against the ready batches when it arrives (onMetadata).
+                wantedTopics.add(tp.topic());
+                if (!metadataInFlight) {
+                    requestMetadata();
+                }
             } else if (!brokerAddresses.containsKey(leader)) {
                 requestMetadata();
             }
@@ -371,6 +379,22 @@ public final class InsyncClient implements AutoCloseable {
             next = Math.min(next, inFlightBatches.first().createdMs + config.deliveryTimeoutMs());
         }
         scheduleWake(next);
+    }
+
+    /** What a batch of {@code tp} that is not sent waits for, as the sender sees it now (for the failure's message). */
+    private String waitingFor(TopicPartition tp) {
+        int leader = leaderOf(tp);
+        if (leader < 0) {
+            OptionalInt seen = metadata.lastSeenEpoch(tp);
+            return "no leader known for " + tp + (metadata.route(tp) != null ? " (the last Metadata answer named none)" : "")
+                    + (seen.isPresent() ? ", highest leader epoch seen " + seen.getAsInt() : "")
+                    + (metadataInFlight ? ", Metadata request in flight" : "");
+        }
+        if (!brokerAddresses.containsKey(leader)) {
+            return "leader " + leader + " of " + tp + " has no known address";
+        }
+        return "leader " + leader + " of " + tp + ", " + inFlightByBroker.getOrDefault(leader, 0)
+                + " produce request(s) in flight to it";
     }
 
     private void scheduleWake(long atMs) {

@@ -27,6 +27,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
 
 /**
  * {@link ReplicaTransport} over TCP: a follower broker's fetchers reach their leaders through it.
@@ -81,6 +84,39 @@ public final class NettyReplicaTransport implements ReplicaTransport, AutoClosea
                     + "-fetcher-" + fetcherId);
         });
         return connection.send(Apis.FETCH, Apis.FETCH.maxVersion(), request);
+    }
+
+    /**
+     * With {@code insync.network.inline.handlers} (the default) the fetcher takes its answer on the
+     * event loop that read it: it appends and sends its next fetch (FET-4's ack of what it appended)
+     * from there, instead of waking its own thread, which would then wake the event loop again to
+     * write. Without it, the answer is a task of the fetcher's executor.
+     */
+    @Override
+    public void fetch(int leaderId, FetchRequest request, Executor executor,
+                      BiConsumer<FetchResponse, Throwable> onAnswer) {
+        if (!client.config().inlineHandlers()) {
+            ReplicaTransport.super.fetch(leaderId, request, executor, onAnswer);
+            return;
+        }
+        CompletableFuture<FetchResponse> answer;
+        try {
+            answer = fetch(leaderId, request).toCompletableFuture();
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        if (answer.isDone()) {
+            // Refused at once (backing off, no address): never call back into the fetcher while it sends.
+            answer.whenComplete((response, error) -> {
+                try {
+                    executor.execute(() -> onAnswer.accept(response, error));
+                } catch (RejectedExecutionException shuttingDown) {
+                    // The fetcher is stopping: nobody waits for this answer any more.
+                }
+            });
+            return;
+        }
+        answer.whenComplete(onAnswer);
     }
 
     /** The number of connections opened so far (one per (leader, fetcher) ever used). */

@@ -37,11 +37,15 @@ import java.util.Map;
  * @param reconnectBackoffMaxMs         {@code reconnect.backoff.max.ms}: the exponential backoff's cap
  * @param connectionSetupTimeoutMs      {@code socket.connection.setup.timeout.ms}: TCP connect bound
  * @param epollEnabled                  {@code insync.network.epoll.enabled}: use epoll when available
+ * @param inlineHandlers                {@code insync.network.inline.handlers}: a request whose handler never
+ *                                      blocks (Fetch, Produce, Metadata) runs on the event loop that read it
+ *                                      when its connection has no handler call queued, instead of a trip
+ *                                      to a request-handler thread and back
  */
 public record NetworkConfig(int socketRequestMaxBytes, int queuedMaxRequests, long connectionsMaxIdleMs,
                             int numNetworkThreads, int numIoThreads, int numAcceptorThreads, long requestTimeoutMs,
                             long reconnectBackoffMs, long reconnectBackoffMaxMs, long connectionSetupTimeoutMs,
-                            boolean epollEnabled) {
+                            boolean epollEnabled, boolean inlineHandlers) {
 
     public static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
     public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
@@ -54,6 +58,7 @@ public record NetworkConfig(int socketRequestMaxBytes, int queuedMaxRequests, lo
     public static final String RECONNECT_BACKOFF_MAX_MS = "reconnect.backoff.max.ms";
     public static final String SOCKET_CONNECTION_SETUP_TIMEOUT_MS = "socket.connection.setup.timeout.ms";
     public static final String EPOLL_ENABLED = "insync.network.epoll.enabled";
+    public static final String INLINE_HANDLERS = "insync.network.inline.handlers";
 
     public static final int DEFAULT_SOCKET_REQUEST_MAX_BYTES = 104_857_600;
     public static final int DEFAULT_QUEUED_MAX_REQUESTS = 500;
@@ -101,7 +106,8 @@ public record NetworkConfig(int socketRequestMaxBytes, int queuedMaxRequests, lo
                 Properties.longValue(props, RECONNECT_BACKOFF_MS, DEFAULT_RECONNECT_BACKOFF_MS),
                 Properties.longValue(props, RECONNECT_BACKOFF_MAX_MS, DEFAULT_RECONNECT_BACKOFF_MAX_MS),
                 Properties.longValue(props, SOCKET_CONNECTION_SETUP_TIMEOUT_MS, DEFAULT_SOCKET_CONNECTION_SETUP_TIMEOUT_MS),
-                Boolean.parseBoolean(Properties.string(props, EPOLL_ENABLED, "true").trim()));
+                Properties.booleanValue(props, EPOLL_ENABLED, true),
+                Properties.booleanValue(props, INLINE_HANDLERS, true));
     }
 
     public static Builder builder() {
@@ -122,6 +128,7 @@ public record NetworkConfig(int socketRequestMaxBytes, int queuedMaxRequests, lo
         b.reconnectBackoffMaxMs = reconnectBackoffMaxMs;
         b.connectionSetupTimeoutMs = connectionSetupTimeoutMs;
         b.epollEnabled = epollEnabled;
+        b.inlineHandlers = inlineHandlers;
         return b;
     }
 
@@ -138,6 +145,7 @@ public record NetworkConfig(int socketRequestMaxBytes, int queuedMaxRequests, lo
         private long reconnectBackoffMaxMs = DEFAULT_RECONNECT_BACKOFF_MAX_MS;
         private long connectionSetupTimeoutMs = DEFAULT_SOCKET_CONNECTION_SETUP_TIMEOUT_MS;
         private boolean epollEnabled = true;
+        private boolean inlineHandlers = true;
 
         public Builder socketRequestMaxBytes(int v) { socketRequestMaxBytes = v; return this; }
         public Builder queuedMaxRequests(int v) { queuedMaxRequests = v; return this; }
@@ -150,11 +158,12 @@ public record NetworkConfig(int socketRequestMaxBytes, int queuedMaxRequests, lo
         public Builder reconnectBackoffMaxMs(long v) { reconnectBackoffMaxMs = v; return this; }
         public Builder connectionSetupTimeoutMs(long v) { connectionSetupTimeoutMs = v; return this; }
         public Builder epollEnabled(boolean v) { epollEnabled = v; return this; }
+        public Builder inlineHandlers(boolean v) { inlineHandlers = v; return this; }
 
         public NetworkConfig build() {
             return new NetworkConfig(socketRequestMaxBytes, queuedMaxRequests, connectionsMaxIdleMs, numNetworkThreads,
                     numIoThreads, numAcceptorThreads, requestTimeoutMs, reconnectBackoffMs, reconnectBackoffMaxMs,
-                    connectionSetupTimeoutMs, epollEnabled);
+                    connectionSetupTimeoutMs, epollEnabled, inlineHandlers);
         }
     }
 }

@@ -47,6 +47,25 @@ final class Properties {
         return (int) v;
     }
 
+    /** {@code true} or {@code false} (any case); anything else is refused rather than read as false. */
+    static boolean booleanValue(Map<String, ?> props, String name, boolean defaultValue) {
+        Object v = props.get(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        String text = v.toString().trim();
+        if (text.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (text.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new IllegalArgumentException("Property " + name + " must be true or false, got '" + v + "'");
+    }
+
     static String string(Map<String, ?> props, String name, String defaultValue) {
         Object v = props.get(name);
         return v == null ? defaultValue : v.toString();

@@ -50,7 +50,8 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * One server connection: decodes each frame's header and body, checks the api, the version and the
  * broker-identity claim, hands the request to its handler and writes the answers back in request
- * order. Every field is confined to the channel's event loop; handlers run on the request pool.
+ * order. Every field is confined to the channel's event loop; handlers run on the request pool,
+ * or, when non-blocking and nothing of the connection is queued, right here on the event loop.
  *
  * <ul>
  *   <li>NET-1: a malformed frame (bad header or body, trailing bytes, a frame over
@@ -193,7 +194,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         enqueue(slot);
         RequestContext context = new RequestContext(header.clientId(), version, header.correlationId(),
                 ctx.channel().remoteAddress(), peer, zeroCopy());
-        handlerCalls.execute(() -> {
+        Runnable call = () -> {
             CompletionStage<R> stage;
             try {
                 stage = served.handler().handle(context, request);
@@ -204,7 +205,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 stage = CompletableFuture.failedFuture(e);
             }
             stage.whenComplete((response, error) -> onEventLoop(() -> complete(slot, api, version, response, error)));
-        });
+        };
+        if (served.nonBlocking() && server.config().inlineHandlers() && handlerCalls.idle()) {
+            // Nothing of this connection is queued, so running it here keeps the arrival order, and
+            // saves the two thread wake-ups of a trip to the request pool and back.
+            call.run();
+        } else {
+            handlerCalls.execute(call);
+        }
     }
 
     private <R> void complete(Slot slot, Api<?, R> api, short version, R response, Throwable error) {

@@ -44,14 +44,18 @@ public final class ReplicaApiHandlers {
     private ReplicaApiHandlers() {
     }
 
-    /** Adds Fetch, Produce and Metadata to {@code apis}. */
+    /**
+     * Adds Fetch, Produce and Metadata to {@code apis}, as non-blocking handlers: a fetch parks and a
+     * produce waits for acks in the manager's purgatories, and a due flush goes to the broker's
+     * flusher (LOG-11 group commit), so none of them holds its thread.
+     */
     public static ServedApis.Builder register(ServedApis.Builder apis, ReplicaService replicas, MetadataView metadata) {
         return apis
                 // NET-3: on plaintext the records stay in the segment files until the socket takes them.
-                .add(Apis.FETCH, (ctx, request) -> replicas.fetch(request,
+                .addNonBlocking(Apis.FETCH, (ctx, request) -> replicas.fetch(request,
                         ctx.zeroCopy() ? RecordsForm.FILE : RecordsForm.HEAP))
-                .add(Apis.PRODUCE, (ctx, request) -> produce(replicas, request))
-                .add(Apis.METADATA, (ctx, request) -> CompletableFuture.completedFuture(metadata(metadata, request)));
+                .addNonBlocking(Apis.PRODUCE, (ctx, request) -> produce(replicas, request))
+                .addNonBlocking(Apis.METADATA, (ctx, request) -> CompletableFuture.completedFuture(metadata(metadata, request)));
     }
 
     /** PRO-1: acks other than 0, 1 and -1 are answered INVALID_REQUIRED_ACKS for every partition, nothing appended. */

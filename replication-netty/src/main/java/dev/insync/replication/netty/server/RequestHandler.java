@@ -19,8 +19,9 @@ package dev.insync.replication.netty.server;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Serves one api. Called on a request-handler thread ({@code num.io.threads}), never on an event
- * loop, one request of a connection at a time in arrival order; may return a stage that completes
+ * Serves one api. Called on a request-handler thread ({@code num.io.threads}), or, for a handler
+ * registered as non-blocking ({@link ServedApis.Builder#addNonBlocking}), possibly on the event loop
+ * that read the request; one request of a connection at a time in arrival order; may return a stage that completes
  * later on any thread (a parked fetch, an acks=all produce). A failed stage, or a thrown exception,
  * is answered UNKNOWN_SERVER_ERROR and the connection stays usable. For a request that gets no
  * response (acks=0) the stage's value is ignored.

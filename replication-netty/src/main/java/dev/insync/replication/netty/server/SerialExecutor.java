@@ -53,6 +53,11 @@ final class SerialExecutor implements Executor {
         submitDrain();
     }
 
+    /** Whether no call is queued or running: a call made now on the caller's thread keeps the order. */
+    synchronized boolean idle() {
+        return !running;
+    }
+
     private void submitDrain() {
         try {
             pool.execute(this::drain);
@@ -78,6 +83,12 @@ final class SerialExecutor implements Executor {
             task.run();
         } catch (RuntimeException e) {
             LOG.error("Request handler task failed", e);
+        }
+        synchronized (this) {
+            if (tasks.isEmpty()) {
+                running = false; // no second pool turn (and thread wake-up) just to find the queue empty
+                return;
+            }
         }
         // One task per pool turn, so a busy connection does not hold a pool thread forever.
         submitDrain();

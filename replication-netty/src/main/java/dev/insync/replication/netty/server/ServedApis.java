@@ -34,8 +34,14 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ServedApis {
 
-    /** An api and its handler. */
-    public record Served<Q, R>(Api<Q, R> api, RequestHandler<Q, R> handler) {
+    /**
+     * An api and its handler.
+     *
+     * @param nonBlocking the handler never blocks its thread (it returns a stage for anything that
+     *                    waits), so it may run on the event loop that read the request
+     *                    ({@code insync.network.inline.handlers})
+     */
+    public record Served<Q, R>(Api<Q, R> api, RequestHandler<Q, R> handler, boolean nonBlocking) {
         public Served {
             Objects.requireNonNull(api, "api");
             Objects.requireNonNull(handler, "handler of " + api);
@@ -68,11 +74,23 @@ public final class ServedApis {
     public static final class Builder {
         private final Map<Short, Served<?, ?>> byKey = new TreeMap<>();
 
-        /** Serves {@code api} with {@code handler}. @throws IllegalArgumentException if its key is served already */
+        /** Serves {@code api} with {@code handler}, always on a request-handler thread. @throws IllegalArgumentException if its key is served already */
         public <Q, R> Builder add(Api<Q, R> api, RequestHandler<Q, R> handler) {
-            Served<?, ?> previous = byKey.putIfAbsent(api.key(), new Served<>(api, handler));
+            return put(new Served<>(api, handler, false));
+        }
+
+        /**
+         * Serves {@code api} with a {@code handler} that never blocks its thread: it may run on the
+         * event loop that read the request. @throws IllegalArgumentException if its key is served already
+         */
+        public <Q, R> Builder addNonBlocking(Api<Q, R> api, RequestHandler<Q, R> handler) {
+            return put(new Served<>(api, handler, true));
+        }
+
+        private Builder put(Served<?, ?> served) {
+            Served<?, ?> previous = byKey.putIfAbsent(served.api().key(), served);
             if (previous != null) {
-                throw new IllegalArgumentException("Api key " + api.key() + " is already served by " + previous.api());
+                throw new IllegalArgumentException("Api key " + served.api().key() + " is already served by " + previous.api());
             }
             return this;
         }
@@ -81,7 +99,7 @@ public final class ServedApis {
             Map<Short, Served<?, ?>> m = new TreeMap<>(byKey);
             ServedApis[] self = new ServedApis[1];
             m.putIfAbsent(Apis.API_VERSIONS_KEY, new Served<>(Apis.API_VERSIONS,
-                    (ctx, req) -> CompletableFuture.completedFuture(ApiVersionsResponse.of(self[0].registry()))));
+                    (ctx, req) -> CompletableFuture.completedFuture(ApiVersionsResponse.of(self[0].registry())), true));
             self[0] = new ServedApis(m);
             return self[0];
         }

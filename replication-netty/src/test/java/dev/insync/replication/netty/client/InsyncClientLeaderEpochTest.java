@@ -143,9 +143,13 @@ class InsyncClientLeaderEpochTest {
 
     /** A client that bootstraps from broker 2 (so it sees epoch 5 first), then asks every broker it learns of. */
     private InsyncClient client() {
+        return client(10);
+    }
+
+    private InsyncClient client(long retryBackoffMs) {
         client = InsyncClient.builder(Map.of("bootstrap.servers", "127.0.0.1:" + broker2.address.getPort(),
-                "linger.ms", 0, "retry.backoff.ms", 10, "retry.backoff.max.ms", 200, "request.timeout.ms", 5_000,
-                "delivery.timeout.ms", 15_000)).build();
+                "linger.ms", 0, "retry.backoff.ms", retryBackoffMs, "retry.backoff.max.ms", Math.max(200, retryBackoffMs),
+                "request.timeout.ms", 5_000, "delivery.timeout.ms", 15_000)).build();
         return client;
     }
 
@@ -169,17 +173,24 @@ class InsyncClientLeaderEpochTest {
     }
 
     @Test
-    @DisplayName("PRO-5 a partition a refresh names without a leader (an election under way) is asked for again while its"
-            + " batch waits, so the batch goes out once a leader is named instead of waiting out delivery.timeout.ms")
+    @DisplayName("PRO-5 a partition a refresh names without a leader (an election under way) is asked for again when its"
+            + " batch's retry backoff ends, so the batch goes out once a leader is named instead of waiting out delivery.timeout.ms")
     void leaderlessPartitionIsAskedForAgain() throws Exception {
+        // retry.backoff.ms 1 s paces both the batch's retry and Metadata: the leaderless answer comes back
+        // while the batch still backs off, so only the sender, when the batch is ready, can ask again.
         MetadataView leaderless = MetadataView.of(endpoints, -1, List.of(PartitionRegistration.builder(TP).replicas(1, 2)
                 .isr(1, 2).leader(PartitionRegistration.NO_LEADER).leaderEpoch(6).build()));
         broker1.view = leads(2, 5);
         broker2.view = leads(2, 5);
-        CompletableFuture<RecordMetadata> f = client().send(TP, null, "v".getBytes());
+        long backoffMs = 1_000;
+        CompletableFuture<RecordMetadata> f = client(backoffMs).send(TP, null, "v".getBytes());
+        long sentNs = System.nanoTime();
         ProduceCall first = broker2.call(ProduceCall.class, 0);
         broker1.view = leaderless;
         broker2.view = leaderless;
+        // Let the first Metadata answer age past the backoff, so NOT_LEADER_OR_FOLLOWER's refresh leaves at once
+        // (a fixed wait for the client's pacing to allow it, not a race: nothing is observed during it).
+        TimeUnit.NANOSECONDS.sleep(Math.max(0, sentNs + TimeUnit.MILLISECONDS.toNanos(backoffMs + 100) - System.nanoTime()));
         int answeredBefore = broker1.metadataAnswers.get() + broker2.metadataAnswers.get();
         first.answer().complete(Map.of(TP, ProduceResult.failed(Errors.NOT_LEADER_OR_FOLLOWER)));
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
@@ -187,7 +198,7 @@ class InsyncClientLeaderEpochTest {
             assertThat(System.nanoTime()).as("the client refreshes after NOT_LEADER_OR_FOLLOWER").isLessThan(deadline);
             Thread.onSpinWait();
         }
-        // The refresh named no leader; a leader is elected meanwhile.
+        // The refresh named no leader; a leader is elected meanwhile, and nothing else will make the client ask.
         broker1.view = leads(2, 7);
         broker2.view = leads(2, 7);
 
@@ -195,6 +206,56 @@ class InsyncClientLeaderEpochTest {
         assertThat(second.entries().get(TP)).as("the same batch, resent").isEqualTo(first.entries().get(TP));
         second.answer().complete(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L, 7)));
         assertThat(f.get(5, TimeUnit.SECONDS)).isEqualTo(new RecordMetadata(TP, 0L, 7));
+    }
+
+    @Test
+    @DisplayName("PRO-5 a refresh that names a partition without a leader while nothing of it waits (every replica fenced at"
+            + " once) does not strand it: the next send asks for its leader again, and goes out once one is named,"
+            + " instead of waiting out delivery.timeout.ms on the leaderless route")
+    void leaderlessRouteIsAskedForAgainOnTheNextSend() throws Exception {
+        broker1.view = leads(2, 5);
+        broker2.view = leads(2, 5);
+        InsyncClient c = client();
+        CompletableFuture<RecordMetadata> first = c.send(TP, null, "a".getBytes());
+        broker2.call(ProduceCall.class, 0).answer().complete(Map.of(TP, new ProduceResult(Errors.NONE, 0L, -1L, 5)));
+        assertThat(first.get(WAIT_MS, TimeUnit.MILLISECONDS)).isEqualTo(new RecordMetadata(TP, 0L, 5));
+        // Every replica is fenced (its heartbeats went to a paused controller): a refresh names no leader.
+        MetadataView leaderless = MetadataView.of(endpoints, -1, List.of(PartitionRegistration.builder(TP).replicas(1, 2)
+                .isr(List.of()).elr(List.of(1, 2)).leader(PartitionRegistration.NO_LEADER).leaderEpoch(6).build()));
+        broker1.view = leaderless;
+        broker2.view = leaderless;
+        c.metadata().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(c.knownLeaders().get(WAIT_MS, TimeUnit.MILLISECONDS)).containsEntry(TP, PartitionRegistration.NO_LEADER);
+        // Broker 2 is elected again; nothing tells the client but a Metadata answer it asks for.
+        broker1.view = leads(2, 7);
+        broker2.view = leads(2, 7);
+
+        CompletableFuture<RecordMetadata> second = c.send(TP, null, "b".getBytes());
+        ProduceCall resent = broker2.call(ProduceCall.class, 1);
+        resent.answer().complete(Map.of(TP, new ProduceResult(Errors.NONE, 1L, -1L, 7)));
+        assertThat(second.get(WAIT_MS, TimeUnit.MILLISECONDS)).isEqualTo(new RecordMetadata(TP, 1L, 7));
+        assertThat(broker1.produces()).isZero();
+    }
+
+    @Test
+    @DisplayName("PRO-5 a record that never found a leader fails at delivery.timeout.ms as not written, saying what it waited"
+            + " for (no leader named), so a stall explains itself")
+    void unsentRecordSaysWhatItWaitedFor() throws Exception {
+        MetadataView leaderless = MetadataView.of(endpoints, -1, List.of(PartitionRegistration.builder(TP).replicas(1, 2)
+                .isr(List.of()).elr(List.of(1, 2)).leader(PartitionRegistration.NO_LEADER).leaderEpoch(6).build()));
+        broker1.view = leaderless;
+        broker2.view = leaderless;
+        client = InsyncClient.builder(Map.of("bootstrap.servers", "127.0.0.1:" + broker2.address.getPort(),
+                "linger.ms", 0, "retry.backoff.ms", 10, "request.timeout.ms", 200, "delivery.timeout.ms", 400)).build();
+        CompletableFuture<RecordMetadata> f = client.send(TP, null, "v".getBytes());
+        Throwable failure = f.handle((r, e) -> e).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(failure).isInstanceOf(ProduceFailedException.class);
+        ProduceFailedException pf = (ProduceFailedException) failure;
+        assertThat(pf.error()).isEqualTo(Errors.REQUEST_TIMED_OUT);
+        assertThat(pf.written()).isEqualTo(ProduceFailedException.Written.NO);
+        assertThat(pf.getMessage()).contains("not sent within delivery.timeout.ms (400 ms) after 0 attempts",
+                "no leader known for " + TP + " (the last Metadata answer named none), highest leader epoch seen 6");
+        assertThat(broker1.produces() + broker2.produces()).isZero();
     }
 
     @Test

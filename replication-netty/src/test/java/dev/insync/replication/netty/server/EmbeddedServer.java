@@ -37,6 +37,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /**
  * A server's real pipeline (frame decoder and connection handler) on Netty's EmbeddedChannel:
@@ -48,8 +49,13 @@ final class EmbeddedServer {
     final NettyServer server;
 
     EmbeddedServer(ServedApis apis, NetworkConfig config) {
+        this(apis, config, Runnable::run);
+    }
+
+    /** @param requestPool where handler calls that do not run on the event loop go */
+    EmbeddedServer(ServedApis apis, NetworkConfig config, Executor requestPool) {
         this.server = NettyServer.builder().name("embedded").bindAddress(new InetSocketAddress("127.0.0.1", 0))
-                .config(config).apis(apis).scheduler(scheduler).requestExecutor(Runnable::run).build();
+                .config(config).apis(apis).scheduler(scheduler).requestExecutor(requestPool).build();
     }
 
     EmbeddedServer(ReplicaService replicas, NetworkConfig config) {
