@@ -39,6 +39,8 @@ public enum Errors {
     INVALID_REQUEST(42, "This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.", false),
     OPERATION_NOT_ATTEMPTED(55, "The broker did not attempt to execute this operation. This may happen for batched RPCs where some operations in the batch failed, causing the broker to respond without trying the rest.", false),
     KAFKA_STORAGE_ERROR(56, "Disk error when trying to access log file on the disk.", true),
+    FETCH_SESSION_ID_NOT_FOUND(70, "The fetch session ID was not found.", true),
+    INVALID_FETCH_SESSION_EPOCH(71, "The fetch session epoch is invalid.", true),
     FENCED_LEADER_EPOCH(74, "The leader epoch in the request is older than the epoch on the broker.", true),
     UNKNOWN_LEADER_EPOCH(75, "The leader epoch in the request is newer than the epoch on the broker.", true),
     STALE_BROKER_EPOCH(77, "Broker epoch has changed.", false),

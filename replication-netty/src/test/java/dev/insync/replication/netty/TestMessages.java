@@ -107,7 +107,24 @@ public final class TestMessages {
                     optionalInt(r)));
         }
         int replicaId = r.nextBoolean() ? FetchRequest.CONSUMER_REPLICA_ID : r.nextInt(10);
-        return new FetchRequest(replicaId, r.nextLong(), r.nextInt(), r.nextInt(), r.nextInt(), m);
+        // FET-7: sessionless, opening, incremental (with forgotten partitions) or closing.
+        int kind = r.nextInt(4);
+        int sessionId = kind == 0 ? FetchRequest.NO_SESSION_ID : 1 + r.nextInt(Integer.MAX_VALUE);
+        int sessionEpoch = switch (kind) {
+            case 1 -> FetchRequest.INITIAL_EPOCH;
+            case 2 -> 1 + r.nextInt(Integer.MAX_VALUE);
+            default -> FetchRequest.FINAL_EPOCH;
+        };
+        List<TopicPartition> forgotten = new ArrayList<>();
+        if (kind == 2) {
+            for (TopicPartition tp : partitions(r, 4)) {
+                if (!m.containsKey(tp)) {
+                    forgotten.add(tp);
+                }
+            }
+        }
+        return new FetchRequest(replicaId, r.nextLong(), r.nextInt(), r.nextInt(), r.nextInt(), m, sessionId,
+                sessionEpoch, forgotten);
     }
 
     public static FetchResponse fetchResponse(Random r) {
@@ -118,7 +135,8 @@ public final class TestMessages {
             m.put(tp, new FetchResponse.PartitionData(ERRORS[r.nextInt(ERRORS.length)], r.nextLong(), r.nextLong(),
                     r.nextLong(), r.nextLong(), anyRecords(r), diverging));
         }
-        return new FetchResponse(ERRORS[r.nextInt(ERRORS.length)], m);
+        int sessionId = r.nextBoolean() ? FetchRequest.NO_SESSION_ID : r.nextInt(Integer.MAX_VALUE);
+        return new FetchResponse(ERRORS[r.nextInt(ERRORS.length)], m, sessionId);
     }
 
     public static ProduceRequest produceRequest(Random r) {

@@ -66,6 +66,10 @@ public final class ReplicationConfig {
     public static final String ALTER_PARTITION_RETRY_BACKOFF_MS = "insync.alter.partition.retry.backoff.ms";
     /** Insync-only: backoff between broker registration attempts and after a failed heartbeat (LDR-4). */
     public static final String BROKER_REGISTRATION_RETRY_BACKOFF_MS = "insync.broker.registration.retry.backoff.ms";
+    /** Insync-only: whether followers fetch in fetch sessions and leaders keep them (FET-7, KIP-227). */
+    public static final String FETCH_SESSIONS_ENABLED = "insync.fetch.sessions.enabled";
+    /** Kafka's: how many fetch sessions a leader keeps at most (FET-7). */
+    public static final String MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS = "max.incremental.fetch.session.cache.slots";
 
     public static final String SEGMENT_BYTES = "segment.bytes";
     public static final String SEGMENT_INDEX_BYTES = "segment.index.bytes";
@@ -87,6 +91,7 @@ public final class ReplicationConfig {
             REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, MIN_INSYNC_REPLICAS, UNCLEAN_LEADER_ELECTION_ENABLE,
             BROKER_HEARTBEAT_INTERVAL_MS, BROKER_SESSION_TIMEOUT_MS, REQUEST_TIMEOUT_MS,
             ALTER_PARTITION_RETRY_BACKOFF_MS, BROKER_REGISTRATION_RETRY_BACKOFF_MS,
+            FETCH_SESSIONS_ENABLED, MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS,
             SEGMENT_BYTES, SEGMENT_INDEX_BYTES, INDEX_INTERVAL_BYTES, MAX_MESSAGE_BYTES, FLUSH_MESSAGES, FLUSH_MS,
             RETENTION_MS, RETENTION_BYTES);
 
@@ -105,6 +110,8 @@ public final class ReplicationConfig {
     private final long requestTimeoutMs;
     private final long alterPartitionRetryBackoffMs;
     private final long brokerRegistrationRetryBackoffMs;
+    private final boolean fetchSessionsEnabled;
+    private final int fetchSessionCacheSlots;
     private final LogConfig logConfig;
     private final Set<String> ignoredProperties;
 
@@ -126,6 +133,8 @@ public final class ReplicationConfig {
         alterPartitionRetryBackoffMs = atLeast(ALTER_PARTITION_RETRY_BACKOFF_MS, b.alterPartitionRetryBackoffMs, 0);
         brokerRegistrationRetryBackoffMs =
                 atLeast(BROKER_REGISTRATION_RETRY_BACKOFF_MS, b.brokerRegistrationRetryBackoffMs, 0);
+        fetchSessionsEnabled = b.fetchSessionsEnabled;
+        fetchSessionCacheSlots = (int) atLeast(MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS, b.fetchSessionCacheSlots, 0);
         logConfig = new LogConfig(
                 (int) atLeast(SEGMENT_BYTES, b.segmentBytes, 14),
                 (int) atLeast(SEGMENT_INDEX_BYTES, b.segmentIndexBytes, 8),
@@ -185,6 +194,8 @@ public final class ReplicationConfig {
         b.requestTimeoutMs = requestTimeoutMs;
         b.alterPartitionRetryBackoffMs = alterPartitionRetryBackoffMs;
         b.brokerRegistrationRetryBackoffMs = brokerRegistrationRetryBackoffMs;
+        b.fetchSessionsEnabled = fetchSessionsEnabled;
+        b.fetchSessionCacheSlots = fetchSessionCacheSlots;
         b.logConfig(logConfig);
         b.ignoredProperties.addAll(ignoredProperties);
         return b;
@@ -280,6 +291,19 @@ public final class ReplicationConfig {
         return ignoredProperties;
     }
 
+    /**
+     * {@code insync.fetch.sessions.enabled} (default true): followers fetch in incremental fetch sessions
+     * and a leader keeps them (FET-7); off, every fetch lists every partition, as before KIP-227.
+     */
+    public boolean fetchSessionsEnabled() {
+        return fetchSessionsEnabled;
+    }
+
+    /** {@code max.incremental.fetch.session.cache.slots} (default 1000): a leader's bound on open fetch sessions (FET-7). */
+    public int fetchSessionCacheSlots() {
+        return fetchSessionCacheSlots;
+    }
+
     /** All settings by Kafka property name, values as typed (for logging and {@code describe}). */
     public Map<String, Object> asProperties() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -298,6 +322,8 @@ public final class ReplicationConfig {
         m.put(REQUEST_TIMEOUT_MS, requestTimeoutMs);
         m.put(ALTER_PARTITION_RETRY_BACKOFF_MS, alterPartitionRetryBackoffMs);
         m.put(BROKER_REGISTRATION_RETRY_BACKOFF_MS, brokerRegistrationRetryBackoffMs);
+        m.put(FETCH_SESSIONS_ENABLED, fetchSessionsEnabled);
+        m.put(MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS, fetchSessionCacheSlots);
         m.put(SEGMENT_BYTES, logConfig.segmentBytes());
         m.put(SEGMENT_INDEX_BYTES, logConfig.segmentIndexBytes());
         m.put(INDEX_INTERVAL_BYTES, logConfig.indexIntervalBytes());
@@ -341,6 +367,8 @@ public final class ReplicationConfig {
         private long requestTimeoutMs = 30_000L;
         private long alterPartitionRetryBackoffMs = DEFAULT_ALTER_PARTITION_RETRY_BACKOFF_MS;
         private long brokerRegistrationRetryBackoffMs = DEFAULT_BROKER_REGISTRATION_RETRY_BACKOFF_MS;
+        private boolean fetchSessionsEnabled = true;
+        private long fetchSessionCacheSlots = 1000;
         private long segmentBytes;
         private long segmentIndexBytes;
         private long indexIntervalBytes;
@@ -396,6 +424,8 @@ public final class ReplicationConfig {
                 case REQUEST_TIMEOUT_MS -> requestTimeoutMs = asLong(name, value);
                 case ALTER_PARTITION_RETRY_BACKOFF_MS -> alterPartitionRetryBackoffMs = asLong(name, value);
                 case BROKER_REGISTRATION_RETRY_BACKOFF_MS -> brokerRegistrationRetryBackoffMs = asLong(name, value);
+                case FETCH_SESSIONS_ENABLED -> fetchSessionsEnabled = asBoolean(name, value);
+                case MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS -> fetchSessionCacheSlots = asInt(name, value);
                 case SEGMENT_BYTES -> segmentBytes = asInt(name, value);
                 case SEGMENT_INDEX_BYTES -> segmentIndexBytes = asInt(name, value);
                 case INDEX_INTERVAL_BYTES -> indexIntervalBytes = asInt(name, value);
@@ -424,6 +454,8 @@ public final class ReplicationConfig {
         public Builder requestTimeoutMs(long v) { requestTimeoutMs = v; return this; }
         public Builder alterPartitionRetryBackoffMs(long v) { alterPartitionRetryBackoffMs = v; return this; }
         public Builder brokerRegistrationRetryBackoffMs(long v) { brokerRegistrationRetryBackoffMs = v; return this; }
+        public Builder fetchSessionsEnabled(boolean v) { fetchSessionsEnabled = v; return this; }
+        public Builder fetchSessionCacheSlots(int v) { fetchSessionCacheSlots = v; return this; }
 
         /** Replaces all log-level settings. */
         public Builder logConfig(LogConfig c) {

@@ -31,9 +31,12 @@ import dev.insync.replication.core.config.ReplicationConfig;
  * @param requestTimeoutMs       how long after {@code fetchWaitMaxMs} an unanswered fetch counts as
  *                               lost (the link was cut) and the round is retried; plays the part of
  *                               Kafka's {@code replica.socket.timeout.ms}
+ * @param fetchSessions          {@code insync.fetch.sessions.enabled}: whether the fetchers fetch in
+ *                               incremental fetch sessions (FET-7, KIP-227)
  */
 public record FetcherConfig(int replicaId, int numFetchers, int fetchWaitMaxMs, int fetchMinBytes, int fetchMaxBytes,
-                            int fetchResponseMaxBytes, long fetchBackoffMs, long requestTimeoutMs) {
+                            int fetchResponseMaxBytes, long fetchBackoffMs, long requestTimeoutMs,
+                            boolean fetchSessions) {
 
     /** Kafka's {@code num.replica.fetchers} default. */
     public static final int DEFAULT_NUM_FETCHERS = 1;
@@ -66,6 +69,13 @@ public record FetcherConfig(int replicaId, int numFetchers, int fetchWaitMaxMs, 
         requirePositive("fetch request timeout", requestTimeoutMs);
     }
 
+    /** With fetch sessions on (the default). */
+    public FetcherConfig(int replicaId, int numFetchers, int fetchWaitMaxMs, int fetchMinBytes, int fetchMaxBytes,
+                         int fetchResponseMaxBytes, long fetchBackoffMs, long requestTimeoutMs) {
+        this(replicaId, numFetchers, fetchWaitMaxMs, fetchMinBytes, fetchMaxBytes, fetchResponseMaxBytes,
+                fetchBackoffMs, requestTimeoutMs, true);
+    }
+
     /** Kafka's defaults for broker {@code replicaId}. */
     public static FetcherConfig defaults(int replicaId) {
         return new FetcherConfig(replicaId, DEFAULT_NUM_FETCHERS, DEFAULT_FETCH_WAIT_MAX_MS, DEFAULT_FETCH_MIN_BYTES,
@@ -77,13 +87,19 @@ public record FetcherConfig(int replicaId, int numFetchers, int fetchWaitMaxMs, 
     public static FetcherConfig from(int replicaId, ReplicationConfig config) {
         return new FetcherConfig(replicaId, config.numReplicaFetchers(), Math.toIntExact(config.replicaFetchWaitMaxMs()),
                 config.replicaFetchMinBytes(), config.replicaFetchMaxBytes(), config.replicaFetchResponseMaxBytes(),
-                config.replicaFetchBackoffMs(), config.requestTimeoutMs());
+                config.replicaFetchBackoffMs(), config.requestTimeoutMs(), config.fetchSessionsEnabled());
     }
 
     /** A copy with another {@code num.replica.fetchers}. */
     public FetcherConfig withNumFetchers(int n) {
         return new FetcherConfig(replicaId, n, fetchWaitMaxMs, fetchMinBytes, fetchMaxBytes, fetchResponseMaxBytes,
-                fetchBackoffMs, requestTimeoutMs);
+                fetchBackoffMs, requestTimeoutMs, fetchSessions);
+    }
+
+    /** A copy with fetch sessions on or off (FET-7). */
+    public FetcherConfig withFetchSessions(boolean on) {
+        return new FetcherConfig(replicaId, numFetchers, fetchWaitMaxMs, fetchMinBytes, fetchMaxBytes,
+                fetchResponseMaxBytes, fetchBackoffMs, requestTimeoutMs, on);
     }
 
     /** Time after sending a fetch at which its answer is given up for lost. */

@@ -81,6 +81,8 @@ public final class ReplicaFetcher {
     private FetchRequest lastRequest;
     /** Whether a partition left the fetcher since lastRequest was built. */
     private boolean partitionsRemoved;
+    /** FET-7: the fetch session with the leader (full or incremental fetches). */
+    private final FetchSessionHandler session;
     /** buildFetch's arrays, reused across rounds (the request copies them). */
     private TopicPartition[] requestPartitions = new TopicPartition[0];
     private FetchRequest.PartitionData[] requestData = new FetchRequest.PartitionData[0];
@@ -169,6 +171,7 @@ public final class ReplicaFetcher {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.logPrefix = "[ReplicaFetcher replicaId=" + config.replicaId() + ", leaderId=" + leaderId
                 + ", fetcherId=" + fetcherId + "] ";
+        this.session = new FetchSessionHandler(leaderId, config.fetchSessions());
     }
 
     /** The executor name, {@code ReplicaFetcherThread-<fetcherId>-<leaderId>} (FOL-1). */
@@ -446,14 +449,20 @@ public final class ReplicaFetcher {
      * {@code replica.fetch.wait.max.ms} instead of building a 1,000-entry request each round.
      */
     private FetchRequest buildFetch(long nowMs, Outcome outcome) {
+        long epoch = brokerEpoch.getAsLong();
+        if (session.nextIsIncremental(epoch)) {
+            return buildIncrementalFetch(nowMs, outcome, epoch);
+        }
         int n = partitions.size();
         if (requestPartitions.length < n) {
             requestPartitions = new TopicPartition[n];
             requestData = new FetchRequest.PartitionData[n];
             requestEntries = new Entry[n];
         }
-        boolean changed = partitionsRemoved || lastRequest == null
-                || lastRequest.brokerEpoch() != brokerEpoch.getAsLong();
+        int sessionId = session.fullFetchSessionId();
+        int sessionEpoch = session.fullFetchEpoch();
+        boolean changed = partitionsRemoved || lastRequest == null || lastRequest.brokerEpoch() != epoch
+                || lastRequest.sessionId() != sessionId || lastRequest.sessionEpoch() != sessionEpoch;
         int count = 0;
         for (Map.Entry<TopicPartition, Entry> me : partitions.entrySet()) {
             Entry e = me.getValue();
@@ -497,14 +506,92 @@ public final class ReplicaFetcher {
         // Every partition with data to send was in lastRequest (its sent data is cleared whenever it
         // is left out) and none left: the same set, so the size check is only a guard.
         if (!changed && lastRequest.partitions().size() == count) {
+            session.fullFetchSent(lastRequest, epoch);
             return lastRequest;
         }
-        lastRequest = FetchRequest.follower(config.replicaId(), brokerEpoch.getAsLong())
+        // FET-7: with sessions on, a full fetch (re)opens the session, closing the one it had if any.
+        lastRequest = FetchRequest.follower(config.replicaId(), epoch)
                 .maxWaitMs(config.fetchWaitMaxMs()).minBytes(config.fetchMinBytes())
-                .maxBytes(config.fetchResponseMaxBytes()).partitions(requestPartitions, requestData, count).build();
+                .maxBytes(config.fetchResponseMaxBytes()).partitions(requestPartitions, requestData, count)
+                .session(sessionId, sessionEpoch).build();
         lastRequestEntries = Arrays.copyOf(requestEntries, count);
         partitionsRemoved = false;
+        session.fullFetchSent(lastRequest, epoch);
         return lastRequest;
+    }
+
+    /**
+     * FOL-3 in a fetch session (FET-7): the same partitions are fetched with the same data as a full
+     * fetch would carry, but the request names only those new to the session or whose data changed,
+     * and forgets those that left it (removed, not ready, failed). An idle round sends an empty
+     * fetch, which the leader answers with what changed. Null when nothing is fetchable and the
+     * session holds nothing.
+     */
+    private FetchRequest buildIncrementalFetch(long nowMs, Outcome outcome, long epoch) {
+        int n = partitions.size();
+        if (requestPartitions.length < n) {
+            requestPartitions = new TopicPartition[n];
+            requestData = new FetchRequest.PartitionData[n];
+            requestEntries = new Entry[n];
+        }
+        FetchSessionHandler.Incremental incremental = session.incremental();
+        int count = 0;
+        int fetchable = 0;
+        for (Map.Entry<TopicPartition, Entry> me : partitions.entrySet()) {
+            Entry e = me.getValue();
+            PartitionFetchState st = e.state();
+            if (!st.isReadyForFetch(nowMs)) {
+                e.sent = null;
+                continue;
+            }
+            TopicPartition tp = me.getKey();
+            long logStartOffset;
+            try {
+                logStartOffset = e.partition().logStartOffset();
+            } catch (RuntimeException ex) {
+                markFailed(tp, e, "reading the local log start offset failed: " + ex, ex, outcome);
+                e.sent = null;
+                continue;
+            }
+            FetchRequest.PartitionData d = e.sent;
+            if (d == null || d.fetchOffset() != st.fetchOffset() || d.logStartOffset() != logStartOffset
+                    || d.currentLeaderEpoch().getAsInt() != st.currentLeaderEpoch()
+                    || !d.lastFetchedEpoch().equals(st.lastFetchedEpoch())) {
+                d = new FetchRequest.PartitionData(st.fetchOffset(), logStartOffset, config.fetchMaxBytes(),
+                        OptionalInt.of(st.currentLeaderEpoch()), st.lastFetchedEpoch());
+                e.sent = d;
+            }
+            if (!(st.state() instanceof FetchState.Fetching)) {
+                e.moveTo(st.withState(FetchState.FETCHING));
+            }
+            fetchable++;
+            if (incremental.add(tp, d)) {
+                requestPartitions[count] = tp;
+                requestData[count] = d;
+                requestEntries[count] = e;
+                count++;
+            }
+        }
+        java.util.List<TopicPartition> forgotten = incremental.forgotten();
+        // Full requests are rebuilt from scratch after the session ends.
+        lastRequest = null;
+        if (fetchable == 0 && forgotten.isEmpty()) {
+            return null;
+        }
+        return FetchRequest.follower(config.replicaId(), epoch)
+                .maxWaitMs(config.fetchWaitMaxMs()).minBytes(config.fetchMinBytes())
+                .maxBytes(config.fetchResponseMaxBytes()).partitions(requestPartitions, requestData, count)
+                .session(incremental.sessionId(), incremental.epoch()).forgotten(forgotten).build();
+    }
+
+    /** The partitions a fetch covered: those it named and, for one in a session, every one the session holds. */
+    private Set<TopicPartition> coveredBy(FetchRequest request) {
+        if (!request.isIncremental()) {
+            return request.partitions().keySet();
+        }
+        Set<TopicPartition> covered = new LinkedHashSet<>(session.sessionPartitions());
+        covered.addAll(request.partitions().keySet());
+        return covered;
     }
 
     /** The fetch's answer was lost (link cut, stage never completed): back off and retry. Under the monitor. */
@@ -512,7 +599,8 @@ public final class ReplicaFetcher {
         inFlightRequest = -1;
         LOG.warn("{}No answer from leader {} within {} ms; retrying after {} ms", logPrefix, leaderId,
                 config.lostResponseTimeoutMs(), config.fetchBackoffMs());
-        delay(inFlightFetch.partitions().keySet());
+        delay(coveredBy(inFlightFetch));
+        session.handleError(); // FET-7: the next fetch is full
         inFlightFetch = null;
         scheduleRound(0L);
     }
@@ -532,12 +620,26 @@ public final class ReplicaFetcher {
             }
             clearInFlight();
             if (error != null) {
-                LOG.warn("{}Error in fetch from leader {} for partitions {}: {}", logPrefix, leaderId,
-                        request.partitions().keySet(), error.toString());
-                delay(request.partitions().keySet());
+                Set<TopicPartition> covered = coveredBy(request);
+                LOG.warn("{}Error in fetch from leader {} for partitions {}: {}", logPrefix, leaderId, covered,
+                        error.toString());
+                delay(covered);
+                session.handleError(); // FET-7: a lost answer or connection: the next fetch is full
+            } else if (response.error() == Errors.FETCH_SESSION_ID_NOT_FOUND
+                    || response.error() == Errors.INVALID_FETCH_SESSION_EPOCH) {
+                // FET-7: the leader lost, evicted or refused the session: a full fetch now opens a new one.
+                LOG.info("{}Fetch session {} with leader {}: {}; sending a full fetch", logPrefix, session.sessionId(),
+                        leaderId, response.error());
+                session.handleResponse(request, response);
             } else if (response.error() != Errors.NONE) {
                 LOG.warn("{}Fetch from leader {} failed with {}", logPrefix, leaderId, response.error());
-                delay(request.partitions().keySet());
+                delay(coveredBy(request));
+                session.handleResponse(request, response);
+            } else if (!session.handleResponse(request, response)) {
+                LOG.warn("{}Answer of leader {} does not fit fetch session {} (epoch {}); sending a full fetch",
+                        logPrefix, leaderId, request.sessionId(), request.sessionEpoch());
+            } else if (request.isIncremental()) {
+                processSessionResponse(response, outcome);
             } else {
                 processFetchResponse(request, response, outcome);
             }
@@ -582,28 +684,55 @@ public final class ReplicaFetcher {
             if (data == null || e == null) {
                 continue;
             }
-            PartitionFetchState st = e.state();
-            // FOL-6: removed, re-added or truncated while the fetch was out: the answer is stale.
-            if (!(st.state() instanceof FetchState.Fetching) || st.fetchOffset() != sent.fetchOffset()) {
-                LOG.debug("{}Ignoring the answer for {} at offset {}: fetch state is now {}", logPrefix, tp,
-                        sent.fetchOffset(), st);
-                continue;
+            applyAnswer(tp, e, sent, data, outcome);
+        }
+    }
+
+    /**
+     * FET-7: applies an incremental fetch's answer. The leader sent only the partitions with news, each
+     * answering the data its session holds, which is what this fetcher last sent for it; a partition
+     * left out has nothing new (its HW, log start and LEO are the ones last applied).
+     */
+    private void processSessionResponse(FetchResponse response, Outcome outcome) {
+        for (int i = 0; i < response.partitionCount(); i++) {
+            if (stopRequested) {
+                LOG.debug("{}Stopping: the rest of the answer is not applied", logPrefix);
+                return;
             }
-            try {
-                processPartition(tp, e, sent, data, outcome);
-            } catch (ApiException ex) {
-                if (ex.error() == Errors.CORRUPT_MESSAGE || ex.error() == Errors.INVALID_RECORD) {
-                    LOG.warn("{}Found invalid records in the fetch for {} at offset {}: {}", logPrefix, tp,
-                            sent.fetchOffset(), ex.toString());
-                    delay(Set.of(tp));
-                } else {
-                    markFailed(tp, e, "error processing the fetch at offset " + sent.fetchOffset() + ": " + ex,
-                            ex, outcome);
-                }
-            } catch (RuntimeException ex) {
-                markFailed(tp, e, "unexpected error processing the fetch at offset " + sent.fetchOffset()
-                        + ": " + ex, ex, outcome);
+            TopicPartition tp = response.topicPartition(i);
+            Entry e = partitions.get(tp);
+            FetchRequest.PartitionData sent = session.sessionData(tp);
+            if (e == null || sent == null) {
+                continue; // left the fetcher meanwhile
             }
+            applyAnswer(tp, e, sent, response.partitionData(i), outcome);
+        }
+    }
+
+    /** One partition's answer to a fetch that carried {@code sent} for it (FOL-4..FOL-8). */
+    private void applyAnswer(TopicPartition tp, Entry e, FetchRequest.PartitionData sent,
+                             FetchResponse.PartitionData data, Outcome outcome) {
+        PartitionFetchState st = e.state();
+        // FOL-6: removed, re-added or truncated while the fetch was out: the answer is stale.
+        if (!(st.state() instanceof FetchState.Fetching) || st.fetchOffset() != sent.fetchOffset()) {
+            LOG.debug("{}Ignoring the answer for {} at offset {}: fetch state is now {}", logPrefix, tp,
+                    sent.fetchOffset(), st);
+            return;
+        }
+        try {
+            processPartition(tp, e, sent, data, outcome);
+        } catch (ApiException ex) {
+            if (ex.error() == Errors.CORRUPT_MESSAGE || ex.error() == Errors.INVALID_RECORD) {
+                LOG.warn("{}Found invalid records in the fetch for {} at offset {}: {}", logPrefix, tp,
+                        sent.fetchOffset(), ex.toString());
+                delay(Set.of(tp));
+            } else {
+                markFailed(tp, e, "error processing the fetch at offset " + sent.fetchOffset() + ": " + ex,
+                        ex, outcome);
+            }
+        } catch (RuntimeException ex) {
+            markFailed(tp, e, "unexpected error processing the fetch at offset " + sent.fetchOffset()
+                    + ": " + ex, ex, outcome);
         }
     }
 

@@ -498,6 +498,62 @@ public final class Partition {
         return new PartitionFetchResult(answer(Errors.NONE, records, Optional.empty()), hwIncreased);
     }
 
+    /**
+     * FET-7: whether a fetch session may skip this partition for follower {@code replicaId} while it
+     * stays caught up with nothing to read ({@code FetchSession}'s idle state): only when a read could
+     * change nothing for it, that is, it is in the ISR with no ISR change in flight and the partition
+     * is not RECOVERING (CTL-6). A follower outside the ISR is read on every fetch so that ISR-2 may
+     * add it back as soon as it is eligible. Lock-free.
+     */
+    public boolean mayIdleInFetchSession(int replicaId) {
+        IsrState state = isrState;
+        return isLeader() && !recovering && !offline && !state.isInflight() && state.isr().contains(replicaId);
+    }
+
+    /**
+     * FET-4 for a fetch session's idle partition, applied late: the follower's fetches since the one
+     * recorded last carried this partition unchanged at {@code fetchOffset} while the leader's LEO
+     * stayed there (every leader append calls this first); the latest of them was accepted at
+     * {@code fetchTimeMs}. Records that fetch as a read of it then would have (the leader's LEO then
+     * was {@code fetchOffset}), so the follower's state is the one a read of every such fetch would
+     * have left. Does nothing unless this broker still leads in {@code leaderEpoch}, the LEO is still
+     * {@code fetchOffset}, the follower's recorded position is that offset and no later fetch of it
+     * was recorded (a session its fetcher left cannot move the state back), and its broker epoch is
+     * not stale (FET-2).
+     *
+     * @return whether the state was updated
+     */
+    public boolean recordIdleSessionFetch(int replicaId, int leaderEpoch, long fetchOffset,
+                                          long followerLogStartOffset, long fetchTimeMs, long brokerEpoch) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            if (!isLeader() || this.leaderEpoch != leaderEpoch || offline || log.logEndOffset() != fetchOffset) {
+                return false;
+            }
+            Replica replica = remoteReplicas.get(replicaId);
+            if (replica == null) {
+                return false;
+            }
+            ReplicaState current = replica.stateSnapshot();
+            if (current.logEndOffset() != fetchOffset || current.lastFetchTimeMs() > fetchTimeMs) {
+                return false;
+            }
+            OptionalLong registered = settings.eligibility().registeredBrokerEpoch(replicaId);
+            if (brokerEpoch != ReplicaState.UNKNOWN && registered.isPresent() && brokerEpoch < registered.getAsLong()) {
+                return false;
+            }
+            try {
+                replica.updateFetchStateOrThrow(fetchOffset, followerLogStartOffset, fetchTimeMs, fetchOffset,
+                        brokerEpoch);
+                return true;
+            } catch (ApiException staleBrokerEpoch) {
+                return false;
+            }
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
     /** FET-6: an answer carrying the leader's current HW, log start and LEO. */
     private FetchResponse.PartitionData answer(Errors error, Records records,
                                                Optional<EpochEndOffset> divergingEpoch) {

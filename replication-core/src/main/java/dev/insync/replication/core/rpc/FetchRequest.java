@@ -19,6 +19,7 @@ package dev.insync.replication.core.rpc;
 import dev.insync.replication.log.TopicPartition;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -33,22 +34,97 @@ import java.util.OptionalInt;
  *         .build();
  * }</pre>
  *
- * @param replicaId   the follower's broker id, or {@link #CONSUMER_REPLICA_ID}
- * @param brokerEpoch the follower's broker epoch, -1 for consumers
- * @param maxWaitMs   how long the leader may park the fetch (FET-5)
- * @param minBytes    bytes that complete a parked fetch
- * @param maxBytes    response size bound (FET-6)
- * @param partitions  per partition, in request order
+ * <p><b>Fetch sessions</b> (Kafka's KIP-227, FET-7): {@code sessionId} and {@code sessionEpoch} say
+ * what kind of fetch this is.
+ * <ul>
+ *   <li>{@link #NO_SESSION_ID} and {@link #FINAL_EPOCH}: a full fetch without a session (the
+ *   default, and every consumer fetch).</li>
+ *   <li>{@link #INITIAL_EPOCH}: a full fetch that asks the leader to open a session (and to close
+ *   {@code sessionId} first if it is not {@link #NO_SESSION_ID}); the response carries the new id, or
+ *   {@link #NO_SESSION_ID} when the leader declined.</li>
+ *   <li>a positive epoch: an incremental fetch in session {@code sessionId}: {@code partitions}
+ *   holds only the partitions new to the session or whose data changed since the previous fetch,
+ *   {@code forgotten} those that leave it; every other partition of the session is fetched again
+ *   with the data the session holds. The first incremental fetch has epoch 1, each next one the
+ *   following epoch (after {@link Integer#MAX_VALUE} comes 1).</li>
+ *   <li>{@link #FINAL_EPOCH} with a session id: closes that session; served as a full fetch without one.</li>
+ * </ul>
+ *
+ * @param replicaId    the follower's broker id, or {@link #CONSUMER_REPLICA_ID}
+ * @param brokerEpoch  the follower's broker epoch, -1 for consumers
+ * @param maxWaitMs    how long the leader may park the fetch (FET-5)
+ * @param minBytes     bytes that complete a parked fetch
+ * @param maxBytes     response size bound (FET-6)
+ * @param partitions   per partition, in request order (of an incremental fetch: the new or changed ones)
+ * @param sessionId    the fetch session, {@link #NO_SESSION_ID} for none
+ * @param sessionEpoch {@link #FINAL_EPOCH}, {@link #INITIAL_EPOCH} or an incremental fetch's epoch
+ * @param forgotten    partitions leaving the session (incremental fetches only), in the order given
  */
 public record FetchRequest(int replicaId, long brokerEpoch, int maxWaitMs, int minBytes, int maxBytes,
-                           Map<TopicPartition, PartitionData> partitions) {
+                           Map<TopicPartition, PartitionData> partitions, int sessionId, int sessionEpoch,
+                           List<TopicPartition> forgotten) {
 
     /** replicaId of a consumer fetch. */
     public static final int CONSUMER_REPLICA_ID = -1;
+    /** The session id of a fetch without a session (Kafka's {@code INVALID_SESSION_ID}). */
+    public static final int NO_SESSION_ID = 0;
+    /** The epoch of a full fetch that opens a session. */
+    public static final int INITIAL_EPOCH = 0;
+    /** The epoch of a full fetch without a session (or closing one). */
+    public static final int FINAL_EPOCH = -1;
 
-    /** Defensive copy keeps the partition order (a map built by the builders is already one). */
+    /**
+     * Defensive copies keep the partition order (a map built by the builders is already one).
+     *
+     * @throws IllegalArgumentException for a negative session id, an epoch below {@link #FINAL_EPOCH},
+     *         an incremental epoch without a session id, a full fetch that forgets partitions, or a
+     *         partition both fetched and forgotten
+     */
     public FetchRequest {
         partitions = OrderedPartitionMap.copyOf(partitions);
+        forgotten = List.copyOf(forgotten);
+        if (sessionId < 0 || sessionEpoch < FINAL_EPOCH) {
+            throw new IllegalArgumentException("Invalid fetch session " + sessionId + " with epoch " + sessionEpoch);
+        }
+        if (sessionEpoch > INITIAL_EPOCH && sessionId == NO_SESSION_ID) {
+            throw new IllegalArgumentException("An incremental fetch (session epoch " + sessionEpoch
+                    + ") needs a session id");
+        }
+        if (sessionEpoch <= INITIAL_EPOCH && !forgotten.isEmpty()) {
+            throw new IllegalArgumentException("A full fetch (session epoch " + sessionEpoch
+                    + ") forgets nothing, got " + forgotten);
+        }
+        if (forgotten.size() > 1 && new java.util.HashSet<>(forgotten).size() != forgotten.size()) {
+            throw new IllegalArgumentException("A partition is forgotten twice in session " + sessionId + " epoch "
+                    + sessionEpoch + ": " + forgotten);
+        }
+        for (TopicPartition tp : forgotten) {
+            if (partitions.containsKey(tp)) {
+                throw new IllegalArgumentException("Partition " + tp + " is both fetched and forgotten in session "
+                        + sessionId + " epoch " + sessionEpoch);
+            }
+        }
+    }
+
+    /** A full fetch without a session. */
+    public FetchRequest(int replicaId, long brokerEpoch, int maxWaitMs, int minBytes, int maxBytes,
+                        Map<TopicPartition, PartitionData> partitions) {
+        this(replicaId, brokerEpoch, maxWaitMs, minBytes, maxBytes, partitions, NO_SESSION_ID, FINAL_EPOCH, List.of());
+    }
+
+    /** Whether this fetch names every partition it reads (no session, or one opening). */
+    public boolean isFull() {
+        return sessionEpoch <= INITIAL_EPOCH;
+    }
+
+    /** Whether this is an incremental fetch in session {@link #sessionId()}. */
+    public boolean isIncremental() {
+        return sessionEpoch > INITIAL_EPOCH;
+    }
+
+    /** The epoch after {@code epoch} in a session: 1 after {@link Integer#MAX_VALUE}, never 0 or negative. */
+    public static int nextEpoch(int epoch) {
+        return epoch < INITIAL_EPOCH || epoch == Integer.MAX_VALUE ? 1 : epoch + 1;
     }
 
     /** A builder of a consumer fetch ({@link #CONSUMER_REPLICA_ID}, broker epoch -1): reads below the HW only (FET-1). */
@@ -149,6 +225,9 @@ public record FetchRequest(int replicaId, long brokerEpoch, int maxWaitMs, int m
         private TopicPartition[] topicPartitions = new TopicPartition[4];
         private PartitionData[] data = new PartitionData[4];
         private int count;
+        private int sessionId = NO_SESSION_ID;
+        private int sessionEpoch = FINAL_EPOCH;
+        private List<TopicPartition> forgotten = List.of();
 
         private Builder(int replicaId, long brokerEpoch) {
             this.replicaId = replicaId;
@@ -208,14 +287,28 @@ public record FetchRequest(int replicaId, long brokerEpoch, int maxWaitMs, int m
             return this;
         }
 
+        /** The fetch session and its epoch (see {@link FetchRequest}); default: none ({@link #FINAL_EPOCH}). */
+        public Builder session(int id, int epoch) {
+            this.sessionId = id;
+            this.sessionEpoch = epoch;
+            return this;
+        }
+
+        /** Partitions leaving the session (an incremental fetch's only); the list is copied. */
+        public Builder forgotten(List<TopicPartition> partitions) {
+            this.forgotten = List.copyOf(partitions);
+            return this;
+        }
+
         /**
          * The request.
          *
-         * @throws IllegalArgumentException if a partition is listed twice
+         * @throws IllegalArgumentException if a partition is listed twice, or the session fields do not fit
+         *         (see the record's constructor)
          */
         public FetchRequest build() {
             return new FetchRequest(replicaId, brokerEpoch, maxWaitMs, minBytes, maxBytes,
-                    OrderedPartitionMap.of(topicPartitions, data, count));
+                    OrderedPartitionMap.of(topicPartitions, data, count), sessionId, sessionEpoch, forgotten);
         }
     }
 }

@@ -28,14 +28,27 @@ import java.util.Optional;
 /**
  * The answer to a {@link FetchRequest} (FET-6).
  *
- * @param error       request-level error ({@link Errors#NONE} normally)
- * @param partitions  per partition, in request order
+ * @param error       request-level error ({@link Errors#NONE} normally; {@link Errors#FETCH_SESSION_ID_NOT_FOUND}
+ *                    or {@link Errors#INVALID_FETCH_SESSION_EPOCH} when an incremental fetch's session is
+ *                    unknown or out of step, with no partitions: the follower then opens a new one, FET-7)
+ * @param partitions  per partition, in request order; for a fetch in a session, in session order, and for
+ *                    an incremental one only the partitions with news for the follower (FET-7)
+ * @param sessionId   the fetch session the leader keeps for the follower, {@link FetchRequest#NO_SESSION_ID}
+ *                    for none (a fetch without a session, or the leader declined to open one)
  */
-public record FetchResponse(Errors error, Map<TopicPartition, PartitionData> partitions) {
+public record FetchResponse(Errors error, Map<TopicPartition, PartitionData> partitions, int sessionId) {
 
     /** Defensive copy keeps the partition order (a map from {@link #of} is already one). */
     public FetchResponse {
         partitions = OrderedPartitionMap.copyOf(partitions);
+        if (sessionId < 0) {
+            throw new IllegalArgumentException("Negative fetch session id " + sessionId);
+        }
+    }
+
+    /** A response without a fetch session. */
+    public FetchResponse(Errors error, Map<TopicPartition, PartitionData> partitions) {
+        this(error, partitions, FetchRequest.NO_SESSION_ID);
     }
 
     /**
@@ -45,7 +58,13 @@ public record FetchResponse(Errors error, Map<TopicPartition, PartitionData> par
      * @throws IllegalArgumentException if a partition is listed twice
      */
     public static FetchResponse of(Errors error, TopicPartition[] topicPartitions, PartitionData[] data, int count) {
-        return new FetchResponse(error, OrderedPartitionMap.of(topicPartitions, data, count));
+        return of(error, topicPartitions, data, count, FetchRequest.NO_SESSION_ID);
+    }
+
+    /** As {@link #of(Errors, TopicPartition[], PartitionData[], int)}, in fetch session {@code sessionId}. */
+    public static FetchResponse of(Errors error, TopicPartition[] topicPartitions, PartitionData[] data, int count,
+                                   int sessionId) {
+        return new FetchResponse(error, OrderedPartitionMap.of(topicPartitions, data, count), sessionId);
     }
 
     /** How many partitions {@link #partitions()} holds. */

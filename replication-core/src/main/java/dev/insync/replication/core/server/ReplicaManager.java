@@ -130,6 +130,8 @@ public final class ReplicaManager {
     private final LogFlusher logFlusher;
 
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
+    /** FET-7: the followers' fetch sessions this broker keeps as a leader; null when sessions are off. */
+    private final FetchSessionCache fetchSessions;
     /**
      * Raised after every creation or removal in {@link #partitions} (under the state-change lock):
      * a parked fetch's recorded Partition objects are still the hosted ones while it is unchanged.
@@ -205,6 +207,8 @@ public final class ReplicaManager {
         this.fetchPurgatory = DelayedOperationPurgatory.create("Fetch-" + brokerId, scheduler, backgroundExecutor);
         this.fetcherManager = new FetcherManager(FetcherConfig.from(brokerId, config), scheduler, transport,
                 brokerEpoch, new FollowerEvents());
+        this.fetchSessions = config.fetchSessionsEnabled()
+                ? new FetchSessionCache(config.fetchSessionCacheSlots(), FetchSessionCache.DEFAULT_EVICTION_MS) : null;
         this.logFlusher = new LogFlusher(scheduler.newSerialExecutor("LogFlusher-" + brokerId), new FlushEvents());
         this.partitionSettings = new PartitionSettings(brokerId, brokerEpoch, scheduler.time(),
                 config.replicaLagTimeMaxMs(), new MetadataEligibility(), alterPartitionManager::submit,
@@ -386,6 +390,9 @@ public final class ReplicaManager {
             hostedGeneration++;
         }
         hosted.forEach(this::wakePurgatories);
+        if (fetchSessions != null) {
+            fetchSessions.removeAll().forEach(FetchSession::close);
+        }
         producePurgatory.shutdown();
         fetchPurgatory.shutdown();
         alterPartitionManager.close();
@@ -454,6 +461,7 @@ public final class ReplicaManager {
         for (Map.Entry<TopicPartition, ProduceResult> r : results.entrySet()) {
             if (r.getValue().error() == Errors.NONE) {
                 fetchPurgatory.checkAndComplete(r.getKey());
+                wakeFetchSessions(r.getKey());
             }
         }
         boolean anyAppended = false;
@@ -496,6 +504,7 @@ public final class ReplicaManager {
             return ProduceResult.failed(notHostedError(tp));
         }
         LeaderAppendResult result;
+        recordIdleSessionFetches(tp); // FET-7: before the LEO moves
         try {
             result = partition.appendAsLeader(records, acks);
         } catch (ApiException e) {
@@ -542,6 +551,12 @@ public final class ReplicaManager {
     public CompletableFuture<FetchResponse> fetch(FetchRequest request, RecordsForm form) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(form, "form");
+        if (request.sessionId() != FetchRequest.NO_SESSION_ID || request.sessionEpoch() != FetchRequest.FINAL_EPOCH) {
+            CompletableFuture<FetchResponse> inSession = sessionFetch(request, form);
+            if (inSession != null) {
+                return inSession;
+            }
+        }
         boolean mayPark = request.maxWaitMs() > 0 && !request.partitions().isEmpty();
         // A fetch that may park records what its first read saw; parked, it never sends that read's
         // answer, so the answer is built only if it is sent now.
@@ -562,6 +577,312 @@ public final class ReplicaManager {
             delayed.forceComplete();
         }
         return future;
+    }
+
+    // ------------------------------------------------------------------------------ fetch sessions
+
+    /**
+     * FET-7 (Kafka's KIP-227): a fetch carrying session fields. A follower's full fetch asking for a
+     * session (epoch 0) opens one, unless sessions are off or the cache is full; an incremental one
+     * is checked against its session (the id, the follower's id and broker epoch, the epoch) and
+     * changes it: the forgotten partitions leave it, the named ones join it or get their new data.
+     * Then every partition of the session is read (FET-4 recording each as a full fetch would),
+     * except the idle ones ({@link FetchSession}), and the answer holds, for a full fetch, every
+     * partition, for an incremental one, the partitions named plus those with news for the follower.
+     * FET-5 as for any fetch; parked, the fetch is watched under its session, which an append to, or
+     * a role or storage change of, any of its partitions wakes.
+     *
+     * @return null when the fetch is to be served without a session: it asks to close one (epoch -1),
+     *         or asks to open one that is not opened (a consumer, sessions off, cache full)
+     */
+    private CompletableFuture<FetchResponse> sessionFetch(FetchRequest request, RecordsForm form) {
+        long nowMs = scheduler.time().milliseconds();
+        FetchSession session;
+        if (request.isFull()) {
+            if (request.sessionId() != FetchRequest.NO_SESSION_ID) {
+                closeSession(request.sessionId(), request.replicaId());
+            }
+            if (request.sessionEpoch() == FetchRequest.FINAL_EPOCH || fetchSessions == null
+                    || !request.isFromFollower() || shutDown) {
+                return null;
+            }
+            FetchSessionCache.Opened opened = fetchSessions.open(request.replicaId(), request.brokerEpoch(), nowMs,
+                    brokerEpoch.getAsLong());
+            opened.ended().forEach(this::endSession);
+            session = opened.session();
+            if (session == null) {
+                LOG.debug("{}Fetch session cache full; serving replica {} without a session", logPrefix,
+                        request.replicaId());
+                return null;
+            }
+            session.acceptOpening(nowMs);
+        } else {
+            session = fetchSessions == null ? null : fetchSessions.get(request.sessionId());
+            if (session == null || session.replicaId != request.replicaId()
+                    || session.brokerEpoch != request.brokerEpoch()) {
+                return CompletableFuture.completedFuture(new FetchResponse(Errors.FETCH_SESSION_ID_NOT_FOUND, Map.of()));
+            }
+            OptionalLong registered = new MetadataEligibility().registeredBrokerEpoch(request.replicaId());
+            if (session.brokerEpoch != -1L && registered.isPresent() && session.brokerEpoch < registered.getAsLong()) {
+                // FET-2: an older incarnation of the follower; its fetch of every partition would be refused.
+                closeSession(session.id, session.replicaId);
+                return CompletableFuture.completedFuture(new FetchResponse(Errors.FETCH_SESSION_ID_NOT_FOUND, Map.of()));
+            }
+            if (!session.tryAccept(request.sessionEpoch(), nowMs)) {
+                return CompletableFuture.completedFuture(new FetchResponse(Errors.INVALID_FETCH_SESSION_EPOCH, Map.of()));
+            }
+        }
+        for (TopicPartition tp : request.forgotten()) {
+            FetchSession.IdleFetch left = session.remove(tp);
+            if (left != null) {
+                fetchSessions.unindex(tp, session);
+                applyIdleFetch(left);
+            }
+        }
+        List<TopicPartition> named = new ArrayList<>(request.partitionCount());
+        for (int k = 0; k < request.partitionCount(); k++) {
+            TopicPartition tp = request.topicPartition(k);
+            if (session.put(tp, request.partitionData(k))) {
+                fetchSessions.index(tp, session);
+            }
+            named.add(tp);
+        }
+        SessionFetch fetch = new SessionFetch(session, request, form, named);
+        boolean satisfied = fetch.read(session.reads(named, false, partitions::get), nowMs, true);
+        CompletableFuture<FetchResponse> future = new CompletableFuture<>();
+        if (satisfied || request.maxWaitMs() <= 0 || session.size() == 0 || shutDown) {
+            future.complete(fetch.response());
+            return future;
+        }
+        DelayedFetch delayed = new DelayedFetch(request,
+                r -> fetch.read(session.reads(List.of(), true, partitions::get), scheduler.time().milliseconds(), false)
+                        ? READY : NOTHING_NEW,
+                r -> new DelayedFetch.Read(fetch.finish(), true), future);
+        try {
+            fetchPurgatory.tryCompleteElseWatch(delayed, List.of(session));
+        } catch (IllegalStateException shuttingDown) {
+            delayed.forceComplete();
+        }
+        return future;
+    }
+
+    /** A read that satisfies a parked session fetch; its answer is built once, when it completes. */
+    private static final DelayedFetch.Read READY = new DelayedFetch.Read(null, true);
+
+    /**
+     * One fetch in a session: what its reads answered, and its FET-6 byte accounting. A partition
+     * read again (a wake, the completion) replaces its answer. Guarded by this; never held while
+     * anything but a partition's read lock is taken (re-reads do not record, FET-4, so they call
+     * nothing back).
+     */
+    private final class SessionFetch {
+        private final FetchSession session;
+        private final FetchRequest request;
+        private final RecordsForm form;
+        private final Set<TopicPartition> named;
+        private final Map<FetchSession.SessionPartition, FetchResponse.PartitionData> answers =
+                new java.util.IdentityHashMap<>();
+        private int remainingBytes;
+        private int answersWithData;
+        private long bytesReadable;
+        private boolean satisfiedByState;
+
+        SessionFetch(FetchSession session, FetchRequest request, RecordsForm form, List<TopicPartition> named) {
+            this.session = session;
+            this.request = request;
+            this.form = form;
+            this.named = named.isEmpty() ? Set.of() : new java.util.HashSet<>(named);
+            this.remainingBytes = request.maxBytes();
+        }
+
+        /**
+         * Reads {@code reads} (FET-4 recording them with {@code updateFetchState}: the fetch's first read
+         * only), wakes the purgatories for HWs the reads raised, and returns whether the fetch is
+         * satisfied (FET-5): an error or divergence, or {@code minBytes} readable.
+         */
+        boolean read(List<FetchSession.PartitionRead> reads, long nowMs, boolean updateFetchState) {
+            List<Partition> hwIncreased = null;
+            List<FetchSession.IdleFetch> deferred = null;
+            boolean satisfied;
+            synchronized (this) {
+                for (FetchSession.PartitionRead read : reads) {
+                    FetchSession.SessionPartition sp = read.partition();
+                    TopicPartition tp = sp.topicPartition;
+                    FetchRequest.PartitionData data = read.data();
+                    FetchResponse.PartitionData previous = answers.get(sp);
+                    if (previous != null && previous.records().sizeInBytes() > 0) {
+                        // Read again: its earlier records no longer count.
+                        remainingBytes += previous.records().sizeInBytes();
+                        bytesReadable -= Math.min(previous.records().sizeInBytes(), data.partitionMaxBytes());
+                        answersWithData--;
+                    }
+                    Partition partition = partitions.get(tp);
+                    FetchResponse.PartitionData answer;
+                    if (partition == null) {
+                        answer = FetchResponse.PartitionData.error(notHostedError(tp));
+                    } else {
+                        int maxBytes = Math.max(1, Math.min(data.partitionMaxBytes(), remainingBytes));
+                        partitionReads.increment();
+                        try {
+                            PartitionFetchResult result = partition.fetch(request, data, maxBytes, nowMs,
+                                    updateFetchState, form);
+                            answer = result.data();
+                            if (result.highWatermarkIncreased()) {
+                                if (hwIncreased == null) {
+                                    hwIncreased = new ArrayList<>();
+                                }
+                                hwIncreased.add(partition);
+                            }
+                        } catch (ApiException ex) {
+                            answer = FetchResponse.PartitionData.error(ex.error() == Errors.KAFKA_STORAGE_ERROR
+                                    ? onStorageFailure(tp, ex) : ex.error());
+                        } catch (UncheckedIOException ex) {
+                            answer = FetchResponse.PartitionData.error(onStorageFailure(tp, ex));
+                        }
+                    }
+                    boolean dropped = false;
+                    int size = answer.records().sizeInBytes();
+                    if (size > 0) {
+                        if (answersWithData > 0 && size > remainingBytes) {
+                            // FET-6: only the first partition with data may exceed the response bound.
+                            answer = new FetchResponse.PartitionData(answer.error(), answer.highWatermark(),
+                                    answer.lastStableOffset(), answer.logStartOffset(), answer.logEndOffset(),
+                                    MemoryRecords.EMPTY, answer.divergingEpoch());
+                            dropped = true;
+                        } else {
+                            answersWithData++;
+                            remainingBytes -= size;
+                            bytesReadable += Math.min(size, data.partitionMaxBytes());
+                        }
+                    }
+                    if (answer.error() != Errors.NONE || answer.divergingEpoch().isPresent()) {
+                        satisfiedByState = true; // FET-5: errors and divergence answer at once
+                    }
+                    answers.put(sp, answer);
+                    boolean mayIdle = partition != null && partition == read.hosted()
+                            && partition.mayIdleInFetchSession(session.replicaId);
+                    FetchSession.IdleFetch left = session.afterRead(read, partition, answer, dropped, mayIdle,
+                            updateFetchState);
+                    if (left != null) {
+                        if (deferred == null) {
+                            deferred = new ArrayList<>();
+                        }
+                        deferred.add(left);
+                    }
+                }
+                satisfied = satisfiedByState || bytesReadable >= request.minBytes();
+            }
+            if (deferred != null) {
+                deferred.forEach(ReplicaManager.this::applyIdleFetch);
+            }
+            if (hwIncreased != null) {
+                for (Partition partition : hwIncreased) {
+                    // PRO-4: the HW rose; parked follower fetches do not wait for it, consumers' may.
+                    completeProducesUpToHighWatermark(partition.topicPartition(), partition);
+                    fetchPurgatory.checkAndComplete(partition.topicPartition());
+                    wakeFetchSessions(partition.topicPartition());
+                }
+            }
+            return satisfied;
+        }
+
+        /** A parked fetch ends (satisfied or expired): every partition not idle is read again, then answered. */
+        FetchResponse finish() {
+            read(session.reads(List.of(), false, partitions::get), scheduler.time().milliseconds(), false);
+            return response();
+        }
+
+        /**
+         * The answer, in session order: of a full fetch every partition, of an incremental one the
+         * partitions it named and those with news for the follower; what is sent is recorded as told.
+         */
+        synchronized FetchResponse response() {
+            List<Map.Entry<FetchSession.SessionPartition, FetchResponse.PartitionData>> read =
+                    new ArrayList<>(answers.entrySet());
+            read.sort(Comparator.comparingLong(e -> e.getKey().order));
+            TopicPartition[] tps = new TopicPartition[read.size()];
+            FetchResponse.PartitionData[] data = new FetchResponse.PartitionData[read.size()];
+            int n = 0;
+            boolean full = request.isFull();
+            for (Map.Entry<FetchSession.SessionPartition, FetchResponse.PartitionData> e : read) {
+                TopicPartition tp = e.getKey().topicPartition;
+                boolean always = full || named.contains(tp);
+                if (session.tell(e.getKey(), e.getValue(), always)) {
+                    tps[n] = tp;
+                    data[n] = e.getValue();
+                    n++;
+                }
+            }
+            return FetchResponse.of(Errors.NONE, tps, data, n, session.id);
+        }
+    }
+
+    /** FET-4 for an idle session partition's skipped fetches (see {@link FetchSession}). */
+    private void applyIdleFetch(FetchSession.IdleFetch f) {
+        if (f == FetchSession.NOT_IDLE) {
+            return;
+        }
+        Partition partition = partitions.get(f.topicPartition());
+        if (partition != null) {
+            partition.recordIdleSessionFetch(f.replicaId(), f.leaderEpoch(), f.fetchOffset(), f.logStartOffset(),
+                    f.fetchTimeMs(), f.brokerEpoch());
+        }
+    }
+
+    /** FET-7 before a leader append to {@code tp}: the skipped fetches of every session holding it are recorded. */
+    private void recordIdleSessionFetches(TopicPartition tp) {
+        if (fetchSessions == null) {
+            return;
+        }
+        for (FetchSession session : fetchSessions.sessionsOf(tp)) {
+            FetchSession.IdleFetch f = session.leaveIdle(tp, false);
+            if (f != null) {
+                applyIdleFetch(f);
+            }
+        }
+    }
+
+    /**
+     * FET-5 for sessions: {@code tp} got records, changed role or storage, or its HW moved: the sessions
+     * holding it read it at the next wake of their parked fetch, which is woken now.
+     */
+    private void wakeFetchSessions(TopicPartition tp) {
+        if (fetchSessions == null) {
+            return;
+        }
+        for (FetchSession session : fetchSessions.sessionsOf(tp)) {
+            FetchSession.IdleFetch f = session.leaveIdle(tp, true);
+            if (f != null) {
+                applyIdleFetch(f);
+            }
+            fetchPurgatory.checkAndComplete(session);
+        }
+    }
+
+    /** Closes session {@code id} if it is {@code replicaId}'s (a full fetch replaces it, or asks to close it). */
+    private void closeSession(int id, int replicaId) {
+        if (fetchSessions == null) {
+            return;
+        }
+        FetchSession session = fetchSessions.get(id);
+        if (session != null && session.replicaId == replicaId && fetchSessions.remove(session)) {
+            endSession(session);
+        }
+    }
+
+    /** A session left the cache: its idle partitions' skipped fetches are recorded. */
+    private void endSession(FetchSession session) {
+        session.close().forEach(this::applyIdleFetch);
+    }
+
+    /** Fetch sessions open (tests, diagnostics). */
+    int fetchSessionCount() {
+        return fetchSessions == null ? 0 : fetchSessions.size();
+    }
+
+    /** The open fetch session {@code id}, or null (tests). */
+    FetchSession fetchSession(int id) {
+        return fetchSessions == null ? null : fetchSessions.get(id);
     }
 
     /**
@@ -1082,6 +1403,7 @@ public final class ReplicaManager {
     private void wakePurgatories(TopicPartition tp) {
         producePurgatory.checkAndComplete(tp);
         fetchPurgatory.checkAndComplete(tp);
+        wakeFetchSessions(tp);
     }
 
     // -------------------------------------------------------------------------------------- inspection

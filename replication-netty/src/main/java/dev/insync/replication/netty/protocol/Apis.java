@@ -37,10 +37,13 @@ public final class Apis {
             .builder(PRODUCE_KEY, "Produce", ProduceRequestCodec.INSTANCE, ProduceResponseCodec.INSTANCE)
             .versions(0, 0).expectsResponse(ProduceRequest::expectsResponse).build();
 
-    /** Replica fetch (replicaId >= 0, which is a broker-identity claim, SEC-2) and consumer fetch (-1). */
+    /**
+     * Replica fetch (replicaId >= 0, which is a broker-identity claim, SEC-2) and consumer fetch (-1);
+     * version 1 adds the fetch session fields (FET-7), version 0 is a fetch without a session.
+     */
     public static final Api<FetchRequest, FetchResponse> FETCH = Api
             .builder(FETCH_KEY, "Fetch", FetchRequestCodec.INSTANCE, FetchResponseCodec.INSTANCE)
-            .versions(0, 0).claimedBrokerId(r -> r.isFromFollower() ? r.replicaId() : Api.NO_BROKER_CLAIM).build();
+            .versions(0, 1).claimedBrokerId(r -> r.isFromFollower() ? r.replicaId() : Api.NO_BROKER_CLAIM).build();
 
     /** Topics, partitions, leaders, epochs, ISR, ELR and the brokers' endpoints. */
     public static final Api<MetadataRequest, MetadataResponse> METADATA = Api

@@ -17,7 +17,10 @@
 package dev.insync.replication.netty.protocol;
 
 import dev.insync.replication.core.rpc.FetchRequest;
+import dev.insync.replication.log.TopicPartition;
 
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,17 +35,39 @@ public final class FetchRequestCodec implements MessageCodec<FetchRequest> {
 
     /** partition index + offsets + max bytes + two absent optionals. */
     static final int MIN_PARTITION_BYTES = 4 + 8 + 8 + 4 + 1 + 1;
+    /** A forgotten partition: its index only. */
+    static final int FORGOTTEN_PARTITION_BYTES = 4;
 
     private FetchRequestCodec() {
     }
 
+    /**
+     * Version 0 has no fetch session fields: a request in a session (FET-7) cannot be written in it
+     * and is refused here, before anything is sent, rather than silently sent as a full fetch.
+     */
     @Override
     public void write(FetchRequest r, short version, WireWriter out) {
+        if (version == 0 && (r.sessionId() != FetchRequest.NO_SESSION_ID || r.sessionEpoch() != FetchRequest.FINAL_EPOCH)) {
+            throw new IllegalArgumentException("Fetch v0 cannot carry fetch session " + r.sessionId() + " epoch "
+                    + r.sessionEpoch() + " (FET-7 needs v1)");
+        }
         out.int32(r.replicaId()).int64(r.brokerEpoch()).int32(r.maxWaitMs()).int32(r.minBytes()).int32(r.maxBytes());
+        if (version >= 1) {
+            out.int32(r.sessionId()).int32(r.sessionEpoch());
+        }
         TopicBlocks.write(r.partitions(), out, (d, o) -> o.int64(d.fetchOffset()).int64(d.logStartOffset())
                 .int32(d.partitionMaxBytes()).optionalInt32(d.currentLeaderEpoch()).optionalInt32(d.lastFetchedEpoch()));
+        if (version >= 1) {
+            Map<TopicPartition, Boolean> forgotten = new LinkedHashMap<>();
+            r.forgotten().forEach(tp -> forgotten.put(tp, Boolean.TRUE));
+            TopicBlocks.write(forgotten, out, (nothing, o) -> { });
+        }
     }
 
+    /**
+     * Version 0 reads as a full fetch without a session. A version-1 body whose session fields do not
+     * fit together (see {@link FetchRequest}) is malformed.
+     */
     @Override
     public FetchRequest read(short version, WireReader in) {
         int replicaId = in.int32("fetch replicaId");
@@ -50,10 +75,26 @@ public final class FetchRequestCodec implements MessageCodec<FetchRequest> {
         int maxWaitMs = in.int32("fetch maxWaitMs");
         int minBytes = in.int32("fetch minBytes");
         int maxBytes = in.int32("fetch maxBytes");
-        Map<dev.insync.replication.log.TopicPartition, FetchRequest.PartitionData> partitions =
+        int sessionId = FetchRequest.NO_SESSION_ID;
+        int sessionEpoch = FetchRequest.FINAL_EPOCH;
+        if (version >= 1) {
+            sessionId = in.int32("fetch sessionId");
+            sessionEpoch = in.int32("fetch sessionEpoch");
+        }
+        Map<TopicPartition, FetchRequest.PartitionData> partitions =
                 TopicBlocks.read(in, "fetch", MIN_PARTITION_BYTES, (p, i) -> new FetchRequest.PartitionData(
                         i.int64("fetchOffset"), i.int64("logStartOffset"), i.int32("partitionMaxBytes"),
                         i.optionalInt32("currentLeaderEpoch"), i.optionalInt32("lastFetchedEpoch")));
-        return new FetchRequest(replicaId, brokerEpoch, maxWaitMs, minBytes, maxBytes, partitions);
+        if (version == 0) {
+            return new FetchRequest(replicaId, brokerEpoch, maxWaitMs, minBytes, maxBytes, partitions);
+        }
+        List<TopicPartition> forgotten = List.copyOf(
+                TopicBlocks.read(in, "fetch forgotten", FORGOTTEN_PARTITION_BYTES, (p, i) -> Boolean.TRUE).keySet());
+        try {
+            return new FetchRequest(replicaId, brokerEpoch, maxWaitMs, minBytes, maxBytes, partitions, sessionId,
+                    sessionEpoch, forgotten);
+        } catch (IllegalArgumentException e) {
+            throw in.malformed("fetch session fields", e.getMessage());
+        }
     }
 }

@@ -16,6 +16,7 @@
 
 package dev.insync.replication.netty.protocol;
 
+import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.log.epoch.EpochEndOffset;
 
@@ -40,6 +41,9 @@ public final class FetchResponseCodec implements MessageCodec<FetchResponse> {
     @Override
     public void write(FetchResponse r, short version, WireWriter out) {
         out.int16(r.error().code());
+        if (version >= 1) {
+            out.int32(r.sessionId());
+        }
         TopicBlocks.write(r.partitions(), out, (d, o) -> {
             o.int16(d.error().code()).int64(d.highWatermark()).int64(d.lastStableOffset()).int64(d.logStartOffset())
                     .int64(d.logEndOffset());
@@ -52,6 +56,10 @@ public final class FetchResponseCodec implements MessageCodec<FetchResponse> {
     @Override
     public FetchResponse read(short version, WireReader in) {
         var error = ErrorCodes.toErrors(in.int16("fetch response error"));
+        int sessionId = version >= 1 ? in.int32("fetch response sessionId") : FetchRequest.NO_SESSION_ID;
+        if (sessionId < 0) {
+            throw in.malformed("fetch response sessionId", "is negative: " + sessionId);
+        }
         var partitions = TopicBlocks.read(in, "fetch response", MIN_PARTITION_BYTES, (p, i) -> {
             var partitionError = ErrorCodes.toErrors(i.int16("partition error"));
             long hw = i.int64("highWatermark");
@@ -63,6 +71,6 @@ public final class FetchResponseCodec implements MessageCodec<FetchResponse> {
                     : Optional.empty();
             return new FetchResponse.PartitionData(partitionError, hw, lso, logStart, leo, i.records("records"), diverging);
         });
-        return new FetchResponse(error, partitions);
+        return new FetchResponse(error, partitions, sessionId);
     }
 }

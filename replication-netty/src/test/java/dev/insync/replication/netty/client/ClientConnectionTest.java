@@ -146,7 +146,7 @@ class ClientConnectionTest {
             data.readFully(body);
             ApiVersionsResponse v = Apis.API_VERSIONS.responseCodec().read((short) 0,
                     new dev.insync.replication.netty.protocol.WireReader(io.netty.buffer.Unpooled.wrappedBuffer(body)));
-            assertThat(v.apis()).contains(new ApiVersionsResponse.ApiVersion(Apis.FETCH_KEY, (short) 0, (short) 0));
+            assertThat(v.apis()).contains(new ApiVersionsResponse.ApiVersion(Apis.FETCH_KEY, (short) 0, (short) 1));
         }
         assertThat(replicas.callCount()).isZero();
     }

@@ -101,7 +101,7 @@ final class MutationSeams {
                     d.currentLeaderEpoch(), d.lastFetchedEpoch()));
         });
         return new FetchRequest(request.replicaId(), request.brokerEpoch(), request.maxWaitMs(), request.minBytes(),
-                request.maxBytes(), ahead);
+                request.maxBytes(), ahead, request.sessionId(), request.sessionEpoch(), request.forgotten());
     }
 
     private FetchResponse rewrite(FetchRequest request, FetchResponse response,
@@ -132,7 +132,7 @@ final class MutationSeams {
             out.put(tp, new FetchResponse.PartitionData(d.error(), hw, d.lastStableOffset(), d.logStartOffset(),
                     d.logEndOffset(), records, diverging));
         });
-        return new FetchResponse(response.error(), out);
+        return new FetchResponse(response.error(), out, response.sessionId());
     }
 
     // ---------------------------------------------------------------- produce handler
