@@ -482,15 +482,9 @@ public final class ReplicaFetcher {
                 e.sent = null;
                 continue;
             }
-            FetchRequest.PartitionData d = e.sent;
-            if (d == null || d.fetchOffset() != st.fetchOffset() || d.logStartOffset() != logStartOffset
-                    || d.currentLeaderEpoch().getAsInt() != st.currentLeaderEpoch()
-                    || !d.lastFetchedEpoch().equals(st.lastFetchedEpoch())) {
-                d = new FetchRequest.PartitionData(st.fetchOffset(), logStartOffset, config.fetchMaxBytes(),
-                        OptionalInt.of(st.currentLeaderEpoch()), st.lastFetchedEpoch());
-                e.sent = d;
-                changed = true;
-            }
+            FetchRequest.PartitionData before = e.sent;
+            FetchRequest.PartitionData d = fetchData(e, st, logStartOffset);
+            changed |= d != before;
             if (!(st.state() instanceof FetchState.Fetching)) {
                 e.moveTo(st.withState(FetchState.FETCHING));
             }
@@ -527,6 +521,23 @@ public final class ReplicaFetcher {
      * fetch, which the leader answers with what changed. Null when nothing is fetchable and the
      * session holds nothing.
      */
+    /**
+     * The partition's fetch data for this round: the one sent last while nothing in it changed (the
+     * same object: the session handler's check that leaves an unchanged partition out of an
+     * incremental request, FET-7, is then an identity test), else a new one, remembered as sent.
+     */
+    private FetchRequest.PartitionData fetchData(Entry e, PartitionFetchState st, long logStartOffset) {
+        FetchRequest.PartitionData d = e.sent;
+        if (d == null || d.fetchOffset() != st.fetchOffset() || d.logStartOffset() != logStartOffset
+                || d.currentLeaderEpoch().getAsInt() != st.currentLeaderEpoch()
+                || !d.lastFetchedEpoch().equals(st.lastFetchedEpoch())) {
+            d = new FetchRequest.PartitionData(st.fetchOffset(), logStartOffset, config.fetchMaxBytes(),
+                    OptionalInt.of(st.currentLeaderEpoch()), st.lastFetchedEpoch());
+            e.sent = d;
+        }
+        return d;
+    }
+
     private FetchRequest buildIncrementalFetch(long nowMs, Outcome outcome, long epoch) {
         int n = partitions.size();
         if (requestPartitions.length < n) {
@@ -553,14 +564,7 @@ public final class ReplicaFetcher {
                 e.sent = null;
                 continue;
             }
-            FetchRequest.PartitionData d = e.sent;
-            if (d == null || d.fetchOffset() != st.fetchOffset() || d.logStartOffset() != logStartOffset
-                    || d.currentLeaderEpoch().getAsInt() != st.currentLeaderEpoch()
-                    || !d.lastFetchedEpoch().equals(st.lastFetchedEpoch())) {
-                d = new FetchRequest.PartitionData(st.fetchOffset(), logStartOffset, config.fetchMaxBytes(),
-                        OptionalInt.of(st.currentLeaderEpoch()), st.lastFetchedEpoch());
-                e.sent = d;
-            }
+            FetchRequest.PartitionData d = fetchData(e, st, logStartOffset);
             if (!(st.state() instanceof FetchState.Fetching)) {
                 e.moveTo(st.withState(FetchState.FETCHING));
             }

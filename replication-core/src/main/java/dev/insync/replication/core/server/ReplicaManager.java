@@ -717,28 +717,14 @@ public final class ReplicaManager {
                         answersWithData--;
                     }
                     Partition partition = partitions.get(tp);
-                    FetchResponse.PartitionData answer;
-                    if (partition == null) {
-                        answer = FetchResponse.PartitionData.error(notHostedError(tp));
-                    } else {
-                        int maxBytes = Math.max(1, Math.min(data.partitionMaxBytes(), remainingBytes));
-                        partitionReads.increment();
-                        try {
-                            PartitionFetchResult result = partition.fetch(request, data, maxBytes, nowMs,
-                                    updateFetchState, form);
-                            answer = result.data();
-                            if (result.highWatermarkIncreased()) {
-                                if (hwIncreased == null) {
-                                    hwIncreased = new ArrayList<>();
-                                }
-                                hwIncreased.add(partition);
-                            }
-                        } catch (ApiException ex) {
-                            answer = FetchResponse.PartitionData.error(ex.error() == Errors.KAFKA_STORAGE_ERROR
-                                    ? onStorageFailure(tp, ex) : ex.error());
-                        } catch (UncheckedIOException ex) {
-                            answer = FetchResponse.PartitionData.error(onStorageFailure(tp, ex));
+                    PartitionFetchResult result = readPartition(tp, partition, request, data, remainingBytes, nowMs,
+                            updateFetchState, form);
+                    FetchResponse.PartitionData answer = result.data();
+                    if (result.highWatermarkIncreased()) {
+                        if (hwIncreased == null) {
+                            hwIncreased = new ArrayList<>();
                         }
+                        hwIncreased.add(partition);
                     }
                     boolean dropped = false;
                     int size = answer.records().sizeInBytes();
@@ -814,6 +800,30 @@ public final class ReplicaManager {
                 }
             }
             return FetchResponse.of(Errors.NONE, tps, data, n, session.id);
+        }
+    }
+
+    /**
+     * One partition's read for a fetch, at most {@code remainingBytes} of the response (FET-6; at least
+     * one byte, so the first batch always fits): a partition not hosted here answers its not-hosted
+     * error, a storage failure takes the partition's directory offline (§9), any other refusal is
+     * answered with its own error.
+     */
+    private PartitionFetchResult readPartition(TopicPartition tp, Partition partition, FetchRequest request,
+                                               FetchRequest.PartitionData data, int remainingBytes, long nowMs,
+                                               boolean updateFetchState, RecordsForm form) {
+        if (partition == null) {
+            return new PartitionFetchResult(FetchResponse.PartitionData.error(notHostedError(tp)), false);
+        }
+        int maxBytes = Math.max(1, Math.min(data.partitionMaxBytes(), remainingBytes));
+        partitionReads.increment();
+        try {
+            return partition.fetch(request, data, maxBytes, nowMs, updateFetchState, form);
+        } catch (ApiException ex) {
+            return new PartitionFetchResult(FetchResponse.PartitionData.error(ex.error() == Errors.KAFKA_STORAGE_ERROR
+                    ? onStorageFailure(tp, ex) : ex.error()), false);
+        } catch (UncheckedIOException ex) {
+            return new PartitionFetchResult(FetchResponse.PartitionData.error(onStorageFailure(tp, ex)), false);
         }
     }
 
@@ -947,29 +957,15 @@ public final class ReplicaManager {
             if (parked != null && isUnchanged(parked, k, tp)) {
                 continue;
             }
-            FetchResponse.PartitionData answer;
             Partition partition = partitions.get(tp);
-            if (partition == null) {
-                answer = FetchResponse.PartitionData.error(notHostedError(tp));
-            } else {
-                int maxBytes = Math.max(1, Math.min(data.partitionMaxBytes(), remainingBytes));
-                partitionReads.increment();
-                try {
-                    PartitionFetchResult result = partition.fetch(request, data, maxBytes, nowMs,
-                            updateFetchState, form);
-                    answer = result.data();
-                    if (result.highWatermarkIncreased()) {
-                        if (hwIncreased == null) {
-                            hwIncreased = new ArrayList<>();
-                        }
-                        hwIncreased.add(partition);
-                    }
-                } catch (ApiException ex) {
-                    answer = FetchResponse.PartitionData.error(ex.error() == Errors.KAFKA_STORAGE_ERROR
-                            ? onStorageFailure(tp, ex) : ex.error());
-                } catch (UncheckedIOException ex) {
-                    answer = FetchResponse.PartitionData.error(onStorageFailure(tp, ex));
+            PartitionFetchResult result = readPartition(tp, partition, request, data, remainingBytes, nowMs,
+                    updateFetchState, form);
+            FetchResponse.PartitionData answer = result.data();
+            if (result.highWatermarkIncreased()) {
+                if (hwIncreased == null) {
+                    hwIncreased = new ArrayList<>();
                 }
+                hwIncreased.add(partition);
             }
             int size = answer.records().sizeInBytes();
             if (size > 0) {
