@@ -292,8 +292,11 @@ public final class ReplicationConfig {
     }
 
     /**
-     * {@code insync.fetch.sessions.enabled} (default true): followers fetch in incremental fetch sessions
-     * and a leader keeps them (FET-7); off, every fetch lists every partition, as before KIP-227.
+     * {@code insync.fetch.sessions.enabled} (default false): followers fetch in incremental fetch sessions
+     * and a leader keeps them (FET-7); off, every fetch lists every partition, as before KIP-227. Off by
+     * default for now: with sessions on, a timing-sensitive ISR-1 scenario over TCP (a follower frozen
+     * right after it caught up) was seen to shrink the ISR earlier than measured from the freeze, which
+     * is not explained yet; turn it on for tens of thousands of partitions per broker (idle fetch cost).
      */
     public boolean fetchSessionsEnabled() {
         return fetchSessionsEnabled;
@@ -367,7 +370,7 @@ public final class ReplicationConfig {
         private long requestTimeoutMs = 30_000L;
         private long alterPartitionRetryBackoffMs = DEFAULT_ALTER_PARTITION_RETRY_BACKOFF_MS;
         private long brokerRegistrationRetryBackoffMs = DEFAULT_BROKER_REGISTRATION_RETRY_BACKOFF_MS;
-        private boolean fetchSessionsEnabled = true;
+        private boolean fetchSessionsEnabled = false;
         private long fetchSessionCacheSlots = 1000;
         private long segmentBytes;
         private long segmentIndexBytes;

@@ -69,11 +69,11 @@ public record FetcherConfig(int replicaId, int numFetchers, int fetchWaitMaxMs, 
         requirePositive("fetch request timeout", requestTimeoutMs);
     }
 
-    /** With fetch sessions on (the default). */
+    /** With fetch sessions as {@code insync.fetch.sessions.enabled} defaults (off, FET-7). */
     public FetcherConfig(int replicaId, int numFetchers, int fetchWaitMaxMs, int fetchMinBytes, int fetchMaxBytes,
                          int fetchResponseMaxBytes, long fetchBackoffMs, long requestTimeoutMs) {
         this(replicaId, numFetchers, fetchWaitMaxMs, fetchMinBytes, fetchMaxBytes, fetchResponseMaxBytes,
-                fetchBackoffMs, requestTimeoutMs, true);
+                fetchBackoffMs, requestTimeoutMs, false);
     }
 
     /** Kafka's defaults for broker {@code replicaId}. */

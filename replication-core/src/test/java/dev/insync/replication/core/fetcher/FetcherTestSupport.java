@@ -54,8 +54,14 @@ class FetcherTestSupport {
         }
     };
 
+    /** Whether the fetchers of {@link #manager} fetch in sessions (FET-7); as the default, off. */
+    boolean fetchSessions() {
+        return false;
+    }
+
     FetcherManager manager(int replicaId, int numFetchers) {
-        FetcherConfig config = FetcherConfig.defaults(replicaId).withNumFetchers(numFetchers);
+        FetcherConfig config = FetcherConfig.defaults(replicaId).withNumFetchers(numFetchers)
+                .withFetchSessions(fetchSessions());
         return new FetcherManager(config, scheduler, transport, () -> brokerEpoch, listener);
     }
 

@@ -35,6 +35,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** FET-7 in the follower's fetcher: the session handler drives the requests; partition state is kept as without sessions. */
 class ReplicaFetcherSessionTest extends FetcherTestSupport {
 
+    @Override
+    boolean fetchSessions() {
+        return true;
+    }
+
     private static final int SESSION = 9;
 
     private final FetcherManager manager = manager(3, 1);

@@ -64,7 +64,7 @@ class ReplicaManagerFetchSessionTest {
     }
 
     private static ReplicationConfig defaults() {
-        return ReplicationConfig.builder().replicaLagTimeMaxMs(5000).build();
+        return ReplicationConfig.builder().replicaLagTimeMaxMs(5000).fetchSessionsEnabled(true).build();
     }
 
     @AfterEach
