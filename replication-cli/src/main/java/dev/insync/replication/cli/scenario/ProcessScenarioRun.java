@@ -28,6 +28,7 @@ import dev.insync.replication.netty.client.ProduceFailedException;
 import dev.insync.replication.netty.client.RecordMetadata;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.history.HistoryEvent.LogEntry;
+import dev.insync.replication.testkit.internal.ScenarioRecord;
 import dev.insync.replication.testkit.process.ProcessCluster;
 import dev.insync.replication.testkit.scenario.ScenarioAbortedException;
 import dev.insync.replication.testkit.scenario.ScenarioResult;
@@ -47,7 +48,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -86,15 +86,12 @@ final class ProcessScenarioRun implements AutoCloseable {
     private final BrokerLogTail logs;
     private final InsyncClient admin;
     private final List<InsyncClient> clients = new ArrayList<>();
-    private final Consumer<String> printer;
-    private final List<String> lines = new ArrayList<>();
-    private final List<String> failures = new ArrayList<>();
-    private final Map<String, Object> data = new LinkedHashMap<>();
+    private final ScenarioRecord record;
 
     private ProcessScenarioRun(String scenario, ProcessCluster cluster, Consumer<String> printer) {
         this.scenario = scenario;
         this.cluster = cluster;
-        this.printer = Objects.requireNonNull(printer, "printer");
+        this.record = new ScenarioRecord(scenario, printer);
         Map<Integer, Path> files = new LinkedHashMap<>();
         for (int id : cluster.brokerIds()) {
             files.put(id, cluster.processGroup().logDir().resolve(cluster.node(id).processName() + ".log"));
@@ -173,24 +170,11 @@ final class ProcessScenarioRun implements AutoCloseable {
     }
 
     private ScenarioResult finish(Exception aborted, Path dir, boolean temporary) {
-        if (aborted != null) {
-            String why = aborted instanceof ScenarioAbortedException ? aborted.getMessage() : aborted.toString();
-            if (!(aborted instanceof ScenarioAbortedException)) {
-                LOG.warn("Scenario {} on processes stopped by an exception", scenario, aborted);
-            }
-            failures.add("aborted: " + why);
-            line("!!! scenario aborted: " + why);
+        if (aborted != null && record.aborted(aborted)) {
+            LOG.warn("Scenario {} on processes stopped by an exception", scenario, aborted);
         }
-        if (failures.isEmpty()) {
-            line("--- " + scenario + " on processes: as in the seed");
-        } else {
-            line("--- " + scenario + " on processes: " + failures.size() + " expectation(s) failed:");
-            failures.forEach(f -> line("    " + f));
-            if (temporary) {
-                line("    (the processes' logs are kept in " + dir.resolve("cluster").resolve("logs") + ")");
-            }
-        }
-        return new ScenarioResult(scenario, lines, data, failures);
+        return record.finish(scenario + " on processes", temporary
+                ? List.of("(the processes' logs are kept in " + dir.resolve("cluster").resolve("logs") + ")") : List.of());
     }
 
     @Override
@@ -377,13 +361,17 @@ final class ProcessScenarioRun implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------ output
 
+    /** What this run records: trace, data, failed expectations. */
+    ScenarioRecord record() {
+        return record;
+    }
+
     void line(String text) {
-        lines.add(text);
-        printer.accept(text);
+        record.line(text);
     }
 
     void section(String title) {
-        line("=== " + title);
+        record.section(title);
     }
 
     /** The controller's describe line of {@code topic} in the seed's single-spaced form. */
@@ -407,21 +395,17 @@ final class ProcessScenarioRun implements AutoCloseable {
     }
 
     void put(String key, Object value) {
-        data.put(key, value);
+        record.put(key, value);
     }
 
     /** Records a failure unless {@code expected} equals {@code actual}. */
     void expect(String what, Object expected, Object actual) {
-        if (!Objects.equals(expected, actual)) {
-            failures.add(what + ": expected " + expected + " but was " + actual);
-        }
+        record.expect(what, expected, actual);
     }
 
     /** Records {@code what} as a failure unless {@code ok}. */
     void check(boolean ok, String what) {
-        if (!ok) {
-            failures.add(what);
-        }
+        record.check(ok, what);
     }
 
     // -------------------------------------------------------------------------------------- time

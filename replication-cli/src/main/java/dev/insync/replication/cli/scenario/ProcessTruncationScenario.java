@@ -38,8 +38,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 /**
@@ -77,7 +75,6 @@ public final class ProcessTruncationScenario implements ProcessScenario {
     private static final String EPOCH_1_FILE = TruncationScenario.EPOCH_1_FILE;
     private static final int OLD_LEADER = 1;
     private static final int NEW_LEADER = 2;
-    private static final Pattern TRUNCATED_TO = Pattern.compile("to offset (\\d+)");
 
     @Override
     public Scenario simulated() {
@@ -179,18 +176,7 @@ public final class ProcessTruncationScenario implements ProcessScenario {
         run.printLogLines(mark, OLD_LEADER, "broker 1 output", restartAt, t -> t.contains("Truncat"));
         List<BrokerLogTail.Line> truncations = run.logs().since(mark, OLD_LEADER).stream()
                 .filter(l -> l.text().contains("Truncating partition")).toList();
-        long truncatedTo = -1;
-        if (!truncations.isEmpty()) {
-            Matcher m = TRUNCATED_TO.matcher(truncations.get(0).text());
-            truncatedTo = m.find() ? Long.parseLong(m.group(1)) : -1;
-        }
-        run.put("truncatedTo", truncatedTo);
-        run.expect("offset broker 1 truncated to", 10L, truncatedTo);
-        run.check(truncations.size() == 1 && truncations.get(0).text().endsWith(
-                        "Truncating partition div-0 to offset 10 due to leader epoch and offset "
-                                + "EpochEndOffset(errorCode=0, partition=0, leaderEpoch=0, endOffset=10)"),
-                "broker 1 logs one truncation to 10 due to EpochEndOffset(leaderEpoch=0, endOffset=10); lines: "
-                        + truncations.stream().map(BrokerLogTail.Line::text).toList());
+        TruncationScenario.checkTruncationLines(truncations.stream().map(BrokerLogTail.Line::text).toList(), run.record());
         run.line("--- broker 1 log after truncation");
         printLog(run, OLD_LEADER);
         epochCheckpoints.put("afterRestart", printEpochFiles(run));

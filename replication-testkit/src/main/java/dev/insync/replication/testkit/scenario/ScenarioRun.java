@@ -25,6 +25,7 @@ import dev.insync.replication.testkit.cluster.ConsumedRecord;
 import dev.insync.replication.testkit.cluster.InMemoryCluster;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.cluster.TestProducer;
+import dev.insync.replication.testkit.internal.ScenarioRecord;
 import dev.insync.replication.testkit.network.LinkConfig;
 
 import org.slf4j.Logger;
@@ -34,10 +35,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -63,10 +61,7 @@ final class ScenarioRun implements AutoCloseable {
     private final String scenario;
     private final InMemoryCluster cluster;
     private final LogLineObserver observer;
-    private final Consumer<String> printer;
-    private final List<String> lines = new ArrayList<>();
-    private final List<String> failures = new ArrayList<>();
-    private final Map<String, Object> data = new LinkedHashMap<>();
+    private final ScenarioRecord record;
 
     /**
      * A builder for the scenarios' three-broker cluster: seeded, with {@link #LINKS}, the lag, and the
@@ -98,7 +93,7 @@ final class ScenarioRun implements AutoCloseable {
         this.scenario = scenario;
         this.cluster = cluster;
         this.observer = new LogLineObserver(cluster, watched);
-        this.printer = Objects.requireNonNull(printer, "printer");
+        this.record = new ScenarioRecord(scenario, printer);
     }
 
     InMemoryCluster cluster() {
@@ -115,13 +110,17 @@ final class ScenarioRun implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------ output
 
+    /** What this run records: trace, data, failed expectations. */
+    ScenarioRecord record() {
+        return record;
+    }
+
     void line(String text) {
-        lines.add(text);
-        printer.accept(text);
+        record.line(text);
     }
 
     void section(String title) {
-        line("=== " + title);
+        record.section(title);
     }
 
     /** The describe line(s) of a topic in the seed's single-spaced form. */
@@ -130,21 +129,17 @@ final class ScenarioRun implements AutoCloseable {
     }
 
     void put(String key, Object value) {
-        data.put(key, value);
+        record.put(key, value);
     }
 
     /** Records a failure unless {@code expected} equals {@code actual}. */
     void expect(String what, Object expected, Object actual) {
-        if (!Objects.equals(expected, actual)) {
-            failures.add(what + ": expected " + expected + " but was " + actual);
-        }
+        record.expect(what, expected, actual);
     }
 
     /** Records {@code what} as a failure unless {@code ok}. */
     void check(boolean ok, String what) {
-        if (!ok) {
-            failures.add(what);
-        }
+        record.check(ok, what);
     }
 
     /** Prints the log lines {@code brokerId} produced since line index {@code from} of the observer. */
@@ -225,25 +220,14 @@ final class ScenarioRun implements AutoCloseable {
     }
 
     ScenarioResult finish(RuntimeException aborted) {
-        if (aborted != null) {
-            String why = aborted instanceof ScenarioAbortedException ? aborted.getMessage() : aborted.toString();
-            if (!(aborted instanceof ScenarioAbortedException)) {
-                LOG.warn("Scenario {} stopped by an exception", scenario, aborted);
-            }
-            failures.add("aborted: " + why);
-            line("!!! scenario aborted: " + why);
+        if (aborted != null && record.aborted(aborted)) {
+            LOG.warn("Scenario {} stopped by an exception", scenario, aborted);
         }
         if (!cluster.loop().taskFailures().isEmpty()) {
-            failures.add(cluster.loop().taskFailures().size() + " simulated task(s) failed, first: "
+            record.fail(cluster.loop().taskFailures().size() + " simulated task(s) failed, first: "
                     + cluster.loop().taskFailures().get(0));
         }
-        if (failures.isEmpty()) {
-            line("--- " + scenario + ": as in the seed");
-        } else {
-            line("--- " + scenario + ": " + failures.size() + " expectation(s) failed:");
-            failures.forEach(f -> line("    " + f));
-        }
-        return new ScenarioResult(scenario, lines, data, failures);
+        return record.finish(scenario, List.of());
     }
 
     @Override

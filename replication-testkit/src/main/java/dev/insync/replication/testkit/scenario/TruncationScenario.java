@@ -26,6 +26,7 @@ import dev.insync.replication.testkit.cluster.InMemoryCluster;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.cluster.TestConsumer;
 import dev.insync.replication.testkit.cluster.TestProducer;
+import dev.insync.replication.testkit.internal.ScenarioRecord;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,6 +82,27 @@ public final class TruncationScenario implements Scenario {
     private static final int OLD_LEADER = 1;
     private static final int NEW_LEADER = 2;
     private static final Pattern TRUNCATED_TO = Pattern.compile("to offset (\\d+)");
+    /** The one truncation line the seed shows broker 1 logging when it comes back (SCN-3). */
+    private static final String SEED_TRUNCATION = "Truncating partition div-0 to offset 10 due to leader epoch and offset "
+            + "EpochEndOffset(errorCode=0, partition=0, leaderEpoch=0, endOffset=10)";
+
+    /**
+     * SCN-3's check of the old leader's truncation lines (its log lines naming a truncation since it
+     * came back), the same on every harness: records where the first one truncated to, and expects
+     * exactly one, the seed's.
+     */
+    public static void checkTruncationLines(List<String> truncations, ScenarioRecord record) {
+        long truncatedTo = -1;
+        if (!truncations.isEmpty()) {
+            Matcher m = TRUNCATED_TO.matcher(truncations.get(0));
+            truncatedTo = m.find() ? Long.parseLong(m.group(1)) : -1;
+        }
+        record.put("truncatedTo", truncatedTo);
+        record.expect("offset broker 1 truncated to", 10L, truncatedTo);
+        record.check(truncations.size() == 1 && truncations.get(0).endsWith(SEED_TRUNCATION),
+                "broker 1 logs one truncation to 10 due to EpochEndOffset(leaderEpoch=0, endOffset=10); lines: "
+                        + truncations);
+    }
 
     @Override
     public String name() {
@@ -191,18 +213,7 @@ public final class TruncationScenario implements Scenario {
         run.printLogLines(mark, OLD_LEADER, "broker 1 server.log");
         List<LogLineObserver.LogLine> truncations = run.observer().linesSince(mark, OLD_LEADER).stream()
                 .filter(l -> l.kind() == LogLineObserver.Kind.TRUNCATION).toList();
-        long truncatedTo = -1;
-        if (!truncations.isEmpty()) {
-            Matcher m = TRUNCATED_TO.matcher(truncations.get(0).text());
-            truncatedTo = m.find() ? Long.parseLong(m.group(1)) : -1;
-        }
-        run.put("truncatedTo", truncatedTo);
-        run.expect("offset broker 1 truncated to", 10L, truncatedTo);
-        run.check(truncations.size() == 1 && truncations.get(0).text().endsWith(
-                        "Truncating partition div-0 to offset 10 due to leader epoch and offset "
-                                + "EpochEndOffset(errorCode=0, partition=0, leaderEpoch=0, endOffset=10)"),
-                "broker 1 logs one truncation to 10 due to EpochEndOffset(leaderEpoch=0, endOffset=10); lines: "
-                        + truncations.stream().map(LogLineObserver.LogLine::text).toList());
+        checkTruncationLines(truncations.stream().map(LogLineObserver.LogLine::text).toList(), run.record());
         run.line("--- broker 1 log after truncation");
         run.batchLines(OLD_LEADER, TOPIC).forEach(run::line);
         epochCheckpoints.put("afterRestart", printEpochFiles(run));
