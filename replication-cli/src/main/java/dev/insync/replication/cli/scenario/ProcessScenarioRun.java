@@ -135,14 +135,12 @@ final class ProcessScenarioRun implements AutoCloseable {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            String why = "the process cluster did not start: " + e + " (its files and logs are kept in " + dir + ")";
-            printer.accept("!!! scenario aborted: " + why);
-            printer.accept("--- " + scenario + ": 1 expectation(s) failed:");
-            printer.accept("    aborted: " + why);
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("lagMs", lagMs);
-            d.put("processes", true);
-            return new ScenarioResult(scenario, List.of("!!! scenario aborted: " + why), d, List.of("aborted: " + why));
+            ScenarioRecord record = new ScenarioRecord(scenario, printer);
+            record.put("lagMs", lagMs);
+            record.put("processes", true);
+            record.aborted(new ScenarioAbortedException("the process cluster did not start: " + e
+                    + " (its files and logs are kept in " + dir + ")"));
+            return record.finish(scenario + " on processes", List.of());
         }
         try (ProcessScenarioRun run = new ProcessScenarioRun(scenario, cluster, printer)) {
             run.put("lagMs", lagMs);
