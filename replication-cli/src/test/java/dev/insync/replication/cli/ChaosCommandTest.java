@@ -42,7 +42,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code insync chaos} for 40 s on real processes (one controller, three brokers) under every fault
+ * {@code insync chaos} for 40 s on real processes (one controller, four brokers, so that each partition's three
+ * replicas are some of them) under every fault
  * kind, judged on its recorded history; and proof that the judge is live on such a history: the same
  * file with one acknowledged record removed from the final logs is a violation.
  */
@@ -62,7 +63,7 @@ class ChaosCommandTest {
         CommandLine cmd = InsyncCli.commandLine();
         cmd.setOut(new PrintWriter(out));
         cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute("chaos", "--seconds", "40", "--seed", "7", "--faults", "kill,pause,partition,controller",
+        int code = cmd.execute("chaos", "--seconds", "40", "--seed", "7", "--brokers", "4", "--faults", "kill,pause,partition,controller",
                 "--history", history.toString(), "--dir", dir.resolve("work").toString(), "--json");
         assertThat(code).as("exit code; stdout %s; stderr %s", out, err).isZero();
 
@@ -80,7 +81,16 @@ class ChaosCommandTest {
         History recorded = History.parse(Files.readString(history.resolve("chaos-7.jsonl")));
         assertThat(new InvariantChecker().violations(recorded)).isEmpty();
         List<HistoryEvent> events = recorded.events();
-        assertThat(events.stream().filter(e -> e instanceof Final)).hasSize(3 * 3);
+        // Each partition's final logs are those of its own three replicas, as the config line places them.
+        HistoryEvent.Config config = (HistoryEvent.Config) events.stream().filter(e -> e instanceof HistoryEvent.Config)
+                .findFirst().orElseThrow();
+        assertThat(config.replicas()).containsExactly(1, 2, 3, 4);
+        for (int p = 0; p < 3; p++) {
+            int partition = p;
+            assertThat(config.replicasOf(p)).hasSize(3);
+            assertThat(events.stream().filter(e -> e instanceof Final f && f.partition() == partition)
+                    .map(e -> ((Final) e).broker())).containsExactlyInAnyOrderElementsOf(config.replicasOf(p));
+        }
         assertThat(events.stream().filter(e -> e instanceof HistoryEvent.Fault)).isNotEmpty();
         assertThat(events.stream().filter(e -> e instanceof HistoryEvent.ControllerState)).isNotEmpty();
 

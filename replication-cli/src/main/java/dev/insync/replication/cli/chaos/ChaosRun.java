@@ -127,8 +127,9 @@ public final class ChaosRun {
             log.println("chaos: cluster ready: brokers " + cluster.brokerIds() + ", controllers " + cluster.controllerIds());
             log.flush();
             recordSettings();
-            admin.createTopic(TOPIC, settings.partitions(), REPLICATION_FACTOR,
+            List<PartitionRegistration> placed = admin.createTopic(TOPIC, settings.partitions(), REPLICATION_FACTOR,
                     Map.of("min.insync.replicas", Integer.toString(MIN_ISR))).get(60, TimeUnit.SECONDS);
+            List<List<Integer>> assignment = recordConfig(placed);
             awaitWhole(admin, cluster, recorder.now() + HEAL_BOUND_MS);
 
             List<Thread> workload = new ArrayList<>();
@@ -190,12 +191,13 @@ public final class ChaosRun {
             for (int id : cluster.brokerIds()) {
                 cluster.kill(id);
             }
+            // Only a partition's replicas hold a log of it (with more brokers than replicas, the others have none).
             for (int id : cluster.brokerIds()) {
                 for (int p = 0; p < settings.partitions(); p++) {
-                    int broker = id;
-                    int partition = p;
-                    Final f = finalLog(broker, partition, cluster.node(broker).directory().resolve("data"),
-                            finalHw.get(p));
+                    if (!assignment.get(p).contains(id)) {
+                        continue;
+                    }
+                    Final f = finalLog(id, p, cluster.node(id).directory().resolve("data"), finalHw.get(p));
                     recorder.add(t -> f);
                 }
             }
@@ -259,11 +261,26 @@ public final class ChaosRun {
         values.put("faults", settings.faults().stream().map(ChaosNemesis.Kind::label).toList());
         values.put("processes", true);
         recorder.add(t -> new HistoryEvent.Settings(t, settings.seed(), values));
-        List<Integer> replicas = new ArrayList<>();
-        for (int b = 1; b <= settings.brokers(); b++) {
-            replicas.add(b);
+    }
+
+    /**
+     * Records the topic's configuration as the controller placed it: every partition's replicas (with more
+     * brokers than the replication factor they differ), before any record is sent.
+     *
+     * @return the replicas of each partition, by partition
+     */
+    private List<List<Integer>> recordConfig(List<PartitionRegistration> placed) {
+        List<List<Integer>> assignment = new ArrayList<>();
+        for (int p = 0; p < settings.partitions(); p++) {
+            int partition = p;
+            PartitionRegistration r = placed.stream().filter(x -> x.topicPartition().partition() == partition).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("The controller created no partition " + partition
+                            + " of " + TOPIC + ": " + placed));
+            assignment.add(r.replicas());
         }
-        recorder.add(t -> new Config(t, MIN_ISR, replicas, false, settings.partitions()));
+        List<Integer> hosts = assignment.stream().flatMap(List::stream).distinct().sorted().toList();
+        recorder.add(t -> new Config(t, MIN_ISR, hosts, false, settings.partitions(), assignment));
+        return assignment;
     }
 
     private static TopicPartition tp(int partition) {

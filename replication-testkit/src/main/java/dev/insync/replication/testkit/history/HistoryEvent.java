@@ -53,13 +53,27 @@ public sealed interface HistoryEvent {
 
     /**
      * The configuration in force from {@code t} on: min ISR (conservatively: lowered at once, raised
-     * once every running broker applies it), the replicas of every partition, whether unclean leader
-     * election is enabled, and how many partitions the topic has.
+     * once every running broker applies it), the replicas, whether unclean leader election is
+     * enabled, and how many partitions the topic has. {@code replicas} are every partition's replicas
+     * unless {@code assignment} is given: then partition {@code p}'s replicas are
+     * {@code assignment.get(p)} (a topic placed on some of more brokers than its replication factor),
+     * and {@code replicas} are every broker that holds any.
      */
-    record Config(long t, int minIsr, List<Integer> replicas, boolean unclean, int partitions) implements HistoryEvent {
-        /** Immutable copy. */
+    record Config(long t, int minIsr, List<Integer> replicas, boolean unclean, int partitions,
+                  List<List<Integer>> assignment) implements HistoryEvent {
+        /** Immutable copies; an assignment names every partition. */
         public Config {
             replicas = List.copyOf(replicas);
+            assignment = assignment.stream().map(List::copyOf).toList();
+            if (!assignment.isEmpty() && assignment.size() != partitions) {
+                throw new IllegalArgumentException("An assignment of " + assignment.size() + " partitions for a topic of "
+                        + partitions);
+            }
+        }
+
+        /** Every partition on the same {@code replicas}. */
+        public Config(long t, int minIsr, List<Integer> replicas, boolean unclean, int partitions) {
+            this(t, minIsr, replicas, unclean, partitions, List.of());
         }
 
         /** A one-partition configuration. */
@@ -67,10 +81,19 @@ public sealed interface HistoryEvent {
             this(t, minIsr, replicas, unclean, 1);
         }
 
+        /** The replicas of {@code partition}. */
+        public List<Integer> replicasOf(int partition) {
+            return assignment.isEmpty() ? replicas : assignment.get(partition);
+        }
+
         @Override
         public Map<String, Object> toJson() {
-            return obj("t", t, "type", "config", "minIsr", minIsr, "replicas", replicas, "unclean", unclean,
+            Map<String, Object> m = obj("t", t, "type", "config", "minIsr", minIsr, "replicas", replicas, "unclean", unclean,
                     "partitions", partitions);
+            if (!assignment.isEmpty()) {
+                m.put("assignment", assignment);
+            }
+            return m;
         }
     }
 
@@ -316,7 +339,7 @@ public sealed interface HistoryEvent {
                 yield new Settings(num(m, "t"), num(m, "seed"), values);
             }
             case "config" -> new Config(num(m, "t"), (int) num(m, "minIsr"), ints(m, "replicas"), bool(m, "unclean"),
-                    (int) num(m, "partitions"));
+                    (int) num(m, "partitions"), m.containsKey("assignment") ? intLists(m, "assignment") : List.of());
             case "produce-invoke" -> new ProduceInvoke(num(m, "t"), num(m, "id"), str(m, "client"),
                     (int) num(m, "partition"), str(m, "acks"), str(m, "value"), num(m, "timeoutMs"), num(m, "deadlineMs"));
             case "produce-ok" -> new ProduceOk(num(m, "t"), num(m, "id"), num(m, "offset"), (int) num(m, "epoch"));
@@ -407,12 +430,27 @@ public sealed interface HistoryEvent {
     }
 
     private static List<Integer> ints(Map<String, Object> m, String key) {
+        return ints(list(m, key), key);
+    }
+
+    private static List<Integer> ints(List<?> values, String key) {
         List<Integer> out = new ArrayList<>();
-        for (Object o : list(m, key)) {
+        for (Object o : values) {
             if (!(o instanceof Number n)) {
                 throw new IllegalArgumentException("History event field '" + key + "' holds " + o + ", not a number");
             }
             out.add(n.intValue());
+        }
+        return out;
+    }
+
+    private static List<List<Integer>> intLists(Map<String, Object> m, String key) {
+        List<List<Integer>> out = new ArrayList<>();
+        for (Object o : list(m, key)) {
+            if (!(o instanceof List<?> l)) {
+                throw new IllegalArgumentException("History event field '" + key + "' holds " + o + ", not a list");
+            }
+            out.add(ints(l, key));
         }
         return out;
     }

@@ -634,7 +634,6 @@ public final class InvariantChecker {
             if (config == null) {
                 return;
             }
-            Set<Integer> replicas = Set.copyOf(config.replicas());
             long deadline = quiesce.t() + quiesce.boundMs();
             Map<Integer, Long> wholeAt = new TreeMap<>();
             Map<Integer, ControllerState> controller = new HashMap<>();
@@ -656,7 +655,7 @@ public final class InvariantChecker {
                     continue;
                 }
                 for (int p = 0; p < config.partitions(); p++) {
-                    if (!wholeAt.containsKey(p) && whole(p, replicas, controller.get(p), current)) {
+                    if (!wholeAt.containsKey(p) && whole(p, Set.copyOf(config.replicasOf(p)), controller.get(p), current)) {
                         wholeAt.put(p, e.t());
                     }
                 }

@@ -448,6 +448,47 @@ class InvariantCheckerTest {
     }
 
     @Test
+    @DisplayName("INV-6 a topic placed on some of more brokers than its replicas: the config line's assignment parses back,"
+            + " and LIVENESS asks each partition for its own replicas in the ISR, not every broker")
+    void perPartitionAssignment() {
+        History h = new History();
+        h.add(new Config(0, 2, List.of(1, 2, 3, 4), false, 2, List.of(List.of(1, 2, 3), List.of(2, 3, 4))));
+        h.add(new ControllerState(0, 0, 1, 0, 0, List.of(1, 2, 3), List.of(), List.of(), false, false));
+        h.add(new ControllerState(0, 1, 2, 0, 0, List.of(2, 3, 4), List.of(), List.of(), false, false));
+        for (int broker : List.of(1, 2, 3)) {
+            h.add(new Sample(0, broker, 0, 1, HistoryEvent.RUNNING, broker == 1, 0, broker == 1 ? List.of(1, 2, 3) : List.of(),
+                    0, 0, 0, List.of()));
+        }
+        for (int broker : List.of(2, 3, 4)) {
+            h.add(new Sample(0, broker, 1, 1, HistoryEvent.RUNNING, broker == 2, 0, broker == 2 ? List.of(2, 3, 4) : List.of(),
+                    0, 0, 0, List.of()));
+        }
+        h.add(new Quiesce(10, 1_000));
+        h.add(new ProduceInvoke(20, 1, InvariantChecker.PROBE_CLIENT, 0, "all", "probe-0", 5_000, 5_500));
+        h.add(new ProduceOk(25, 1, 0, 0));
+        h.add(new ProduceInvoke(26, 2, InvariantChecker.PROBE_CLIENT, 1, "all", "probe-1", 5_000, 5_500));
+        h.add(new ProduceOk(30, 2, 0, 0));
+
+        String text = h.toJsonLines();
+        assertThat(text.lines().findFirst()).hasValue("{\"t\":0,\"type\":\"config\",\"minIsr\":2,\"replicas\":[1,2,3,4],"
+                + "\"unclean\":false,\"partitions\":2,\"assignment\":[[1,2,3],[2,3,4]]}");
+        assertThat(History.parse(text).events()).isEqualTo(h.events());
+        Config parsed = (Config) History.parse(text).events().get(0);
+        assertThat(parsed.replicasOf(1)).containsExactly(2, 3, 4);
+        assertThat(checker.check(h).violations()).isEmpty();
+
+        // Partition 1 short of its own replica 4 is not whole, though its ISR is 1's replicas.
+        History shortOfOne = new History();
+        h.events().forEach(e -> shortOfOne.add(e instanceof ControllerState c && c.partition() == 1
+                ? new ControllerState(0, 1, 2, 0, 0, List.of(2, 3), List.of(), List.of(), false, false) : e));
+        assertThat(invariants(shortOfOne)).containsExactly("LIVENESS");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new Config(0, 2, List.of(1, 2), false, 3, List.of(List.of(1, 2))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("assignment of 1 partitions");
+    }
+
+    @Test
     @DisplayName("a malformed history line is refused with its line number")
     void malformedLine() {
         String text = healthy().toJsonLines() + "{\"t\":1,\"type\":\"produce-ok\",\"id\":\"x\"}\n";
