@@ -17,6 +17,7 @@
 package dev.insync.replication.bench.harness;
 
 import dev.insync.replication.bench.processes.ProcessBench;
+import dev.insync.replication.bench.processes.ProcessScaleBench;
 import dev.insync.replication.bench.processes.ProcessBenchSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -74,7 +75,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--sections", split = ",",
             description = "Sections to run (default: all): throughput, latency, baselines, fsync, peers, scale, simulation,"
-                    + " processes.")
+                    + " controller, processes, process-scale.")
     private List<String> sections;
 
     @Option(names = "--targets", split = ",",
@@ -123,9 +124,9 @@ public final class BenchCommand implements Callable<Integer> {
     /** The processes section's settings; targets must be on the class path, so a typo fails before anything runs. */
     private ProcessBenchSettings processSettings(Set<String> chosen) {
         List<String> wanted = targets == null ? List.of() : targets;
-        if (!wanted.isEmpty() && !chosen.contains(ProcessBench.SECTION)) {
-            throw new ParameterException(spec.commandLine(), "--targets applies to the processes section, which is not"
-                    + " among --sections " + chosen);
+        if (!wanted.isEmpty() && !chosen.contains(ProcessBench.SECTION) && !chosen.contains(ProcessScaleBench.SECTION)) {
+            throw new ParameterException(spec.commandLine(), "--targets applies to the processes and process-scale"
+                    + " sections, neither of which is among --sections " + chosen);
         }
         List<String> available = ProcessBench.availableNames();
         for (String t : wanted) {

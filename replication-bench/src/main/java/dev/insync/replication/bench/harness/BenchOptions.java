@@ -40,7 +40,8 @@ public record BenchOptions(Path outDir, int repeats, long warmupMs, long measure
 
     /** Every section. */
     public static final Set<String> ALL_SECTIONS =
-            Set.of("throughput", "latency", "baselines", "fsync", "peers", "scale", "simulation", "controller", "processes");
+            Set.of("throughput", "latency", "baselines", "fsync", "peers", "scale", "simulation", "controller", "processes",
+                    "process-scale");
 
     /** The settings: 3 repeats, 100-byte records, 1,000 requests of up to 16 KiB in flight. */
     public static BenchOptions defaults(Path outDir) {

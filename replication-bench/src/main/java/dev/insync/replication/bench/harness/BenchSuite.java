@@ -18,6 +18,8 @@ package dev.insync.replication.bench.harness;
 
 import dev.insync.replication.bench.processes.ProcessBench;
 import dev.insync.replication.bench.processes.ProcessBenchSettings;
+import dev.insync.replication.bench.processes.ProcessBenchTargetFactory;
+import dev.insync.replication.bench.processes.ProcessScaleBench;
 import dev.insync.replication.log.record.MemoryRecords;
 import org.HdrHistogram.Histogram;
 
@@ -100,6 +102,11 @@ public final class BenchSuite {
         if (options.runs("scale") && options.scalePartitions() > 0) {
             progress.accept("scale: " + options.scalePartitions() + " partitions");
             new ScaleBench(options, out, progress).run();
+        }
+        if (options.runs(ProcessScaleBench.SECTION) && options.scalePartitions() > 0) {
+            List<ProcessBenchTargetFactory> targets = processes != null ? processes.targets()
+                    : new ProcessBench(options, processSettings, out, progress).targets();
+            new ProcessScaleBench(options, processSettings, out, progress, targets).run(work);
         }
         if (options.runs("simulation")) {
             progress.accept("simulation speed");

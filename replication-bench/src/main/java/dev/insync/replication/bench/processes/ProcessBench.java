@@ -98,6 +98,11 @@ public final class ProcessBench {
         }
     }
 
+    /** The targets this bench measures, in order. */
+    public List<ProcessBenchTargetFactory> targets() {
+        return List.copyOf(targets);
+    }
+
     /** The names of {@link #available()}. */
     public static List<String> availableNames() {
         return available().stream().map(ProcessBenchTargetFactory::name).toList();

@@ -18,6 +18,7 @@ package dev.insync.replication.bench.processes;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A running cluster of server processes on this machine, as the {@link ProcessWorkload} sees it:
@@ -38,6 +39,15 @@ public interface ProcessBenchTarget extends AutoCloseable {
 
     /** The broker ids (not the controllers'). */
     List<Integer> brokerIds();
+
+    /**
+     * The process id of each live broker, by broker id (for per-process readings: CPU, live heap).
+     *
+     * @throws UnsupportedOperationException for a target whose brokers are not processes of their own
+     */
+    default Map<Integer, Long> brokerPids() {
+        throw new UnsupportedOperationException(name() + " does not run its brokers as processes of their own");
+    }
 
     /**
      * Creates a topic and returns once every partition has a leader and a full ISR, at most

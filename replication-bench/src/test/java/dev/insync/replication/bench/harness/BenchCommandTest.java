@@ -58,7 +58,7 @@ class BenchCommandTest {
     @Test
     void targetsWithoutTheProcessesSectionIsAUsageError() {
         assertThat(run("--sections", "latency", "--targets", "kafka")).isEqualTo(2);
-        assertThat(err.toString()).contains("--targets applies to the processes section");
+        assertThat(err.toString()).contains("--targets applies to the processes and process-scale sections");
     }
 
     @Test

@@ -39,6 +39,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -170,6 +171,17 @@ final class InsyncCluster implements ProcessBenchTarget {
     @Override
     public List<Integer> brokerIds() {
         return BROKER_IDS;
+    }
+
+    @Override
+    public Map<Integer, Long> brokerPids() {
+        Map<Integer, Long> pids = new TreeMap<>();
+        brokers.forEach((id, process) -> {
+            if (process.isAlive()) {
+                pids.put(id, process.pid());
+            }
+        });
+        return pids;
     }
 
     @Override

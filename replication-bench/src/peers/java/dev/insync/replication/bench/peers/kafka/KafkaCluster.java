@@ -44,6 +44,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -236,6 +237,17 @@ final class KafkaCluster implements ProcessBenchTarget {
     @Override
     public List<Integer> brokerIds() {
         return BROKER_IDS;
+    }
+
+    @Override
+    public Map<Integer, Long> brokerPids() {
+        Map<Integer, Long> pids = new TreeMap<>();
+        brokers.forEach((id, process) -> {
+            if (process.isAlive()) {
+                pids.put(id, process.pid());
+            }
+        });
+        return pids;
     }
 
     @Override

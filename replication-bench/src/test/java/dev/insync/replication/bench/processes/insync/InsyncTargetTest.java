@@ -22,6 +22,7 @@ import dev.insync.replication.bench.processes.ProcessBench;
 import dev.insync.replication.bench.processes.ProcessBenchSettings;
 import dev.insync.replication.bench.processes.ProcessBenchTarget;
 import dev.insync.replication.bench.processes.ProcessBenchTargetFactory;
+import dev.insync.replication.bench.processes.ProcessScaleBench;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,6 +115,38 @@ class InsyncTargetTest {
         assertThat(cluster.brokerProcesses().values()).extracting(proc -> proc.exitCode().orElse(-1))
                 .containsOnly(137);
         assertThat(Files.exists(dir.resolve("processes").resolve("insync-r1").resolve("data"))).isFalse();
+    }
+
+    @Test
+    @Timeout(300)
+    void theProcessScaleSectionReadsEachBrokersIdleCpuAndLiveHeapAndReapsThem() throws Exception {
+        List<InsyncCluster> started = new ArrayList<>();
+        ProcessBenchTargetFactory recording = recording(new InsyncTargetFactory(SMALL_JVMS, SHORT_TIMEOUTS,
+                CLIENT_BUFFER_BYTES), started);
+        int partitions = 60;
+        BenchOptions options = new BenchOptions(dir.resolve("out"), 1, WARMUP_MS, MEASURE_MS, 300, 100, 16 * 1024, 100,
+                partitions, 1_000, Set.of(ProcessScaleBench.SECTION));
+        ProcessBenchSettings settings = new ProcessBenchSettings(List.of("insync"), Map.of(), Duration.ofSeconds(120),
+                FAILOVER_TIMEOUT);
+        Measurements m = new Measurements();
+        List<String> progress = new ArrayList<>();
+
+        new ProcessScaleBench(options, settings, m, progress::add, List.of(recording)).run(dir);
+
+        assertThat(m.notes()).as("no failure noted; progress: %s", progress).doesNotContainKey("process-scale.insync");
+        String p = "process.insync.scale.";
+        assertThat(single(m, p + "partitions_per_broker")).isEqualTo(60.0);
+        assertThat(single(m, p + "create_s")).isPositive();
+        // Idle brokers still heartbeat and long-poll: some CPU, far less than a core.
+        assertThat(single(m, p + "idle_cpu_percent_of_core_per_broker")).isPositive().isLessThan(100.0);
+        assertThat(single(m, p + "idle_cpu_percent_of_core_all_brokers"))
+                .isGreaterThanOrEqualTo(single(m, p + "idle_cpu_percent_of_core_per_broker"));
+        // A replica is a log, its indexes, a partition and its fetch state: kilobytes, not bytes or megabytes.
+        assertThat(single(m, p + "heap_per_replica_kib")).isBetween(0.1, 1024.0);
+        assertThat(m.notes().get(p + "idle_cpu_by_broker")).contains("1=").contains("2=").contains("3=");
+        assertThat(started).hasSize(1);
+        assertThat(started.get(0).processes()).hasSize(4).allSatisfy(proc ->
+                assertThat(proc.isAlive()).as("%s reaped", proc).isFalse());
     }
 
     private static double single(Measurements m, String metric) {
