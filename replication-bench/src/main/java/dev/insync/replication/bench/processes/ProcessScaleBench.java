@@ -45,7 +45,8 @@ import java.util.regex.Pattern;
  *   <li>{@code idle_cpu_percent_of_core_per_broker}: the busiest broker's CPU over the idle window
  *       (user plus system, from the OS), after a settle that waits until two consecutive
  *       {@link #SETTLE_WINDOW_MS} windows cost about the same (the JIT compiler and the start-up
- *       catch-up done).</li>
+ *       catch-up done); {@code empty_idle_cpu_percent_of_core_per_broker} the same before the topic
+ *       exists (heartbeats, metadata polls, the JVM itself).</li>
  *   <li>{@code heap_per_replica_kib}: live heap after a full collection ({@code jcmd <pid>
  *       GC.class_histogram}, which collects first and counts only reachable objects), with the topic
  *       minus before it, over the replicas the broker holds; the mean over the brokers.</li>
@@ -106,6 +107,10 @@ public final class ProcessScaleBench {
     private void measure(ProcessBenchTarget target, int partitions, String prefix, Consumer<String> step)
             throws Exception {
         Map<Integer, Long> pids = target.brokerPids();
+        // The same reading without the topic first: what an idle broker costs whatever it holds.
+        step.accept("idle CPU without the topic");
+        settle(pids);
+        out.add(prefix + "empty_idle_cpu_percent_of_core_per_broker", busiest(cores(pids, options.idleMs())) * 100);
         step.accept("live heap without the topic");
         Map<Integer, Long> heapBefore = liveHeapBytes(pids);
         step.accept("creating the topic");
@@ -119,8 +124,7 @@ public final class ProcessScaleBench {
         out.add(prefix + "idle_settle_s", settle(pids) / 1e3);
         step.accept("idle CPU over " + options.idleMs() / 1000 + " s");
         Map<Integer, Double> cores = cores(pids, options.idleMs());
-        out.add(prefix + "idle_cpu_percent_of_core_per_broker",
-                cores.values().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN) * 100);
+        out.add(prefix + "idle_cpu_percent_of_core_per_broker", busiest(cores) * 100);
         out.add(prefix + "idle_cpu_percent_of_core_all_brokers",
                 cores.values().stream().mapToDouble(Double::doubleValue).sum() * 100);
         out.note(prefix + "idle_cpu_by_broker", cores.toString());
@@ -134,6 +138,10 @@ public final class ProcessScaleBench {
         out.add(prefix + "heap_per_replica_kib", perReplica.stream().mapToDouble(Double::doubleValue).average()
                 .orElse(Double.NaN));
         out.note(prefix + "heap_per_replica_kib_by_broker", perReplica.toString());
+    }
+
+    private static double busiest(Map<Integer, Double> cores) {
+        return cores.values().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
     }
 
     /**

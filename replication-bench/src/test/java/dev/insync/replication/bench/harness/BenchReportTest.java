@@ -64,7 +64,7 @@ class BenchReportTest {
             assertThat(t.name()).startsWith("acks=all p50 <= 3 x two hand-off");
             assertThat(t.status()).isEqualTo("MISSED");
         }).anySatisfy(t -> {
-            assertThat(t.name()).startsWith("<= 30 KiB heap");
+            assertThat(t.name()).startsWith("scale, one JVM: <= 10 KiB heap");
             assertThat(t.status()).isEqualTo("NOT MEASURED");
         });
 

@@ -139,6 +139,7 @@ class InsyncTargetTest {
         assertThat(single(m, p + "create_s")).isPositive();
         // Idle brokers still heartbeat and long-poll: some CPU, far less than a core.
         assertThat(single(m, p + "idle_cpu_percent_of_core_per_broker")).isPositive().isLessThan(100.0);
+        assertThat(single(m, p + "empty_idle_cpu_percent_of_core_per_broker")).isPositive().isLessThan(100.0);
         assertThat(single(m, p + "idle_cpu_percent_of_core_all_brokers"))
                 .isGreaterThanOrEqualTo(single(m, p + "idle_cpu_percent_of_core_per_broker"));
         // A replica is a log, its indexes, a partition and its fetch state: kilobytes, not bytes or megabytes.
