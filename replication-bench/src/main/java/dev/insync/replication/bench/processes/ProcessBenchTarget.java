@@ -16,9 +16,12 @@
 
 package dev.insync.replication.bench.processes;
 
+import dev.insync.replication.testkit.process.JvmProcess;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A running cluster of server processes on this machine, as the {@link ProcessWorkload} sees it:
@@ -47,6 +50,17 @@ public interface ProcessBenchTarget extends AutoCloseable {
      */
     default Map<Integer, Long> brokerPids() {
         throw new UnsupportedOperationException(name() + " does not run its brokers as processes of their own");
+    }
+
+    /** {@link #brokerPids()} of a target that keeps its brokers' processes by id. */
+    static Map<Integer, Long> livePids(Map<Integer, JvmProcess> brokers) {
+        Map<Integer, Long> pids = new TreeMap<>();
+        brokers.forEach((id, process) -> {
+            if (process.isAlive()) {
+                pids.put(id, process.pid());
+            }
+        });
+        return pids;
     }
 
     /**

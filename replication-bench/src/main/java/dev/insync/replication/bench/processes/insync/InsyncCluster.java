@@ -39,7 +39,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -175,13 +174,7 @@ final class InsyncCluster implements ProcessBenchTarget {
 
     @Override
     public Map<Integer, Long> brokerPids() {
-        Map<Integer, Long> pids = new TreeMap<>();
-        brokers.forEach((id, process) -> {
-            if (process.isAlive()) {
-                pids.put(id, process.pid());
-            }
-        });
-        return pids;
+        return ProcessBenchTarget.livePids(brokers);
     }
 
     @Override

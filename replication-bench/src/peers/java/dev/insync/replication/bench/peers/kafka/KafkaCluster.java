@@ -44,7 +44,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -241,13 +240,7 @@ final class KafkaCluster implements ProcessBenchTarget {
 
     @Override
     public Map<Integer, Long> brokerPids() {
-        Map<Integer, Long> pids = new TreeMap<>();
-        brokers.forEach((id, process) -> {
-            if (process.isAlive()) {
-                pids.put(id, process.pid());
-            }
-        });
-        return pids;
+        return ProcessBenchTarget.livePids(brokers);
     }
 
     @Override
