@@ -67,7 +67,6 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -95,19 +94,32 @@ import java.util.function.Function;
  * {@code max.in.flight.requests.per.connection} above 1 a retried batch may land after a later one
  * of the same partition (as in Kafka without idempotence).
  *
- * <p>Threads: one serial sender thread owns the batches, the metadata and the connections' in-flight
- * counts; callers' threads only hand it work. Every method may be called from any thread and never
- * blocks, except {@link #close()} (bounded).
+ * <p>Threads: one serial sender owns the batches, the metadata and the connections' in-flight
+ * counts; callers' threads only hand it work. On real threads (no scheduler given, or a
+ * {@code ThreadScheduler}) the sender is the client's network event loop, the one thread of its
+ * connections: there is no sender thread. A caller's scheduler of manual or simulated time (tests)
+ * gives the sender its serial executor instead, where every task waits for the test to run it; so
+ * does {@code insync.network.inline.handlers=false}, which puts the sender on a thread of its own.
+ * Futures complete on the sender, so their callbacks must be quick and never block (as Kafka's
+ * producer callbacks, which run on its I/O thread). Every method may be called from any thread and
+ * never blocks, except {@link #close()} (bounded; not from the event loop, i.e. not from a callback).
  *
  * <p>How sends reach the sender: {@link #send} puts the record on a lock-free queue of new records
  * and hands the sender a task only if none is pending already; that one task appends every record
- * queued by then and sends what is ready. So however many sends wait, the sender's queue holds at
- * most one task for them, and a produce answer, which is handled by a task of its own, waits behind
- * at most that one task, not behind one task per record. (Appending under a lock from the callers'
- * threads would do as well, but would make the batches shared state; this keeps them the sender's
- * alone.) The sender's own work per wake-up is proportional to the partitions, not to the waiting
- * batches: the next linger or delivery deadline comes from each partition's oldest batch
- * ({@code RecordAccumulator}), and batches in flight are kept in creation order.
+ * queued by then and sends what is ready. On the event loop that is the only hand-off of a send:
+ * the task writes its requests at once (a connection called on its own loop needs no task), and a
+ * produce answer read on the loop is handled right there, completing its records' futures, with no
+ * hop back to a sender thread. A connection future that completes inside a sender task (a request
+ * refused at once, a failed write) or from a connection's own failure handling is queued behind it
+ * instead, so the batches and the in-flight counts are never re-entered ({@code SenderExecutor}).
+ * However many sends wait, the sender's queue holds at most one task for them, and a produce
+ * answer waits behind at most that one task, not behind one task per record. (Appending under a
+ * lock from the callers' threads would do as well, but would make the batches shared state; this
+ * keeps them the sender's alone.) Timers (linger, retry backoff, metadata refresh, delivery
+ * timeout) are handed to the sender by the scheduler. The sender's own work per wake-up is
+ * proportional to the partitions, not to the waiting batches: the next linger or delivery deadline
+ * comes from each partition's oldest batch ({@code RecordAccumulator}), and batches in flight are
+ * kept in creation order.
  *
  * <p>{@link #close(java.time.Duration)} keeps to its bound: it waits for outcomes at most the given
  * time and for the sender to fail what is left at most {@link #CLOSE_GRACE_MS} more, and once closed
@@ -132,7 +144,7 @@ public final class InsyncClient implements AutoCloseable {
     private final Scheduler scheduler;
     private final boolean ownsScheduler;
     private final NetworkClient network;
-    private final Executor sender;
+    private final SenderExecutor sender;
 
     // Read by connections' address lookups on event loops.
     private final Map<Integer, InetSocketAddress> brokerAddresses = new ConcurrentHashMap<>();
@@ -172,7 +184,11 @@ public final class InsyncClient implements AutoCloseable {
         this.scheduler = scheduler;
         this.ownsScheduler = ownsScheduler;
         this.network = new NetworkClient(config.clientId(), networkConfig, Optional.empty(), scheduler, 1, random);
-        this.sender = scheduler.newSerialExecutor(config.clientId() + "-sender");
+        // Real threads: the sender is the network's one event loop (see the class comment). A caller's
+        // scheduler of manual or simulated time keeps its serial executor, so a test steps every task.
+        boolean realThreads = ownsScheduler || scheduler instanceof ThreadScheduler;
+        this.sender = realThreads && networkConfig.inlineHandlers() ? SenderExecutor.onEventLoop(network.loop())
+                : SenderExecutor.onSerialExecutor(scheduler.newSerialExecutor(config.clientId() + "-sender"));
         this.accumulator = new RecordAccumulator(config.batchSizeBytes(), config.lingerMs());
         // Kafka: a retry.backoff.ms above retry.backoff.max.ms makes the backoff the max, constant.
         this.staleBackoff = new ReconnectBackoff(Math.min(config.retryBackoffMs(), config.retryBackoffMaxMs()),
@@ -209,7 +225,11 @@ public final class InsyncClient implements AutoCloseable {
                     .requestTimeoutMs(config.requestTimeoutMs() + CLIENT_DEADLINE_SLACK_MS).build();
         }
 
-        /** The clock and timers (default: the client's own threads, closed with it); the caller owns one given here. */
+        /**
+         * The clock and timers (default: the client's own threads, closed with it); the caller owns one
+         * given here. A {@code ThreadScheduler} runs the sender on the network event loop as the default
+         * does; any other (manual or simulated time) runs it on the scheduler's serial executor.
+         */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
             return this;
@@ -438,7 +458,7 @@ public final class InsyncClient implements AutoCloseable {
         ProduceRequest request = new ProduceRequest(config.acks(), (int) config.requestTimeoutMs(), records);
         inFlightByBroker.merge(leader, 1, Integer::sum);
         connectionTo(leader).send(Apis.PRODUCE, Apis.PRODUCE.maxVersion(), request).whenComplete((response, error) ->
-                onSender(() -> onProduceAnswer(leader, batches, response, error),
+                onAnswer(error == null && config.acks() != 0, () -> onProduceAnswer(leader, batches, response, error),
                         () -> batches.forEach(b -> failBatch(b, Errors.NETWORK_EXCEPTION, Written.UNKNOWN,
                                 "the client closed with the request in flight"))));
     }
@@ -552,7 +572,7 @@ public final class InsyncClient implements AutoCloseable {
         metadataInFlight = true;
         lastMetadataMs = now();
         node.send(Apis.METADATA, Apis.METADATA.maxVersion(), MetadataRequest.allTopics())
-                .whenComplete((response, error) -> onSender(() -> onMetadata(response, error), () -> { }));
+                .whenComplete((response, error) -> onAnswer(error == null, () -> onMetadata(response, error), () -> { }));
     }
 
     /**
@@ -655,7 +675,7 @@ public final class InsyncClient implements AutoCloseable {
         }
         ClientConnection node = nodes.get(Math.floorMod(metadataNode, nodes.size()));
         node.send(Apis.METADATA, Apis.METADATA.maxVersion(), MetadataRequest.allTopics()).whenComplete((r, e) ->
-                onSender(() -> {
+                onAnswer(e == null, () -> {
                     if (e != null) {
                         metadataNode++;
                         askForMetadata(out, tried + 1, ProduceRetryPolicy.unwrap(e));
@@ -733,7 +753,7 @@ public final class InsyncClient implements AutoCloseable {
                         .withCurrentLeaderEpoch(p.leaderEpoch()))
                 .build();
         connectionTo(p.leader()).send(Apis.FETCH, Apis.FETCH.maxVersion(), request).whenComplete((response, error) ->
-                onSender(() -> out.complete(onFetchAnswer(tp, offset, response, error)), whenClosed));
+                onAnswer(error == null, () -> out.complete(onFetchAnswer(tp, offset, response, error)), whenClosed));
     }
 
     private FetchResult onFetchAnswer(TopicPartition tp, long offset, FetchResponse response, Throwable error) {
@@ -856,6 +876,26 @@ public final class InsyncClient implements AutoCloseable {
     }
 
     /**
+     * Handles a connection's answer. {@code readFromSocket}: the answer was read off the socket, so
+     * on the event loop it is handled right there, unless a sender task is running (then queued
+     * behind it, never nested: {@link SenderExecutor#runAnswer}). Anything else (a failure, an acks=0
+     * request completed by its write) may be completed from inside a sender task or from inside the
+     * connection's own bookkeeping (failing everything in flight, a write's listener), so it is
+     * always queued: the sender never re-enters the batches, nor the connection halfway through.
+     */
+    private void onAnswer(boolean readFromSocket, Runnable task, Runnable ifRejected) {
+        try {
+            if (readFromSocket) {
+                sender.runAnswer(task);
+            } else {
+                sender.execute(task);
+            }
+        } catch (RejectedExecutionException e) {
+            ifRejected.run();
+        }
+    }
+
+    /**
      * Sends what waits (as {@link #flush()}), waits for the outcomes up to {@code delivery.timeout.ms}
      * (at most {@link #CLOSE_TIMEOUT_MS}), then fails what is left, closes the connections and stops
      * the client's threads. Idempotent.
@@ -870,6 +910,11 @@ public final class InsyncClient implements AutoCloseable {
      * (Kafka's {@code close(Duration)}); {@code Duration.ZERO} fails everything not yet answered at once.
      */
     public void close(java.time.Duration timeout) {
+        if (sender.inSenderThread()) {
+            // A send future's callback runs on the event loop: waiting there for the loop would never end.
+            throw new IllegalStateException("InsyncClient.close() called on the client's event loop (from a callback "
+                    + "of one of its futures); call it from another thread");
+        }
         // The waits below are real waits of the calling thread, so their bound is real time.
         long deadlineNs = System.nanoTime() + Math.max(0, timeout.toNanos());
         try {
@@ -906,7 +951,9 @@ public final class InsyncClient implements AutoCloseable {
             LOG.warn("The sender did not stop in time: {}", e.toString());
         }
         admin.close();
-        network.close(); // in-flight requests fail; their records' futures fail on the sender (UNKNOWN)
+        // In-flight requests fail; their records' futures fail on the sender (UNKNOWN): on the event loop,
+        // whose remaining tasks run before it stops, or on the sender's own executor.
+        network.close();
         if (ownsScheduler && scheduler instanceof ThreadScheduler t) {
             t.close();
         }
@@ -933,6 +980,19 @@ public final class InsyncClient implements AutoCloseable {
         onSender(() -> f.complete(new int[] {inFlightByBroker.getOrDefault(brokerId, 0), accumulator.batchCount()}),
                 () -> f.complete(new int[] {0, 0}));
         return f;
+    }
+
+    /** For tests: the thread sender tasks run on. */
+    CompletableFuture<Thread> senderThread() {
+        CompletableFuture<Thread> f = new CompletableFuture<>();
+        onSender(() -> f.complete(Thread.currentThread()), () -> f.completeExceptionally(
+                new DisconnectedException("the client is closed")));
+        return f;
+    }
+
+    /** For tests: whether the sender runs on the network's event loop. */
+    boolean senderOnEventLoop() {
+        return sender.onEventLoop();
     }
 
     /** The leader epoch the client knows for {@code tp}, if any (for tests). */

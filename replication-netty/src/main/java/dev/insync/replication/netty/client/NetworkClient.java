@@ -21,6 +21,7 @@ import dev.insync.replication.netty.EventLoops;
 import dev.insync.replication.netty.config.NetworkConfig;
 import dev.insync.replication.netty.tls.SslConfig;
 import dev.insync.replication.netty.tls.SslContexts;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 
@@ -47,6 +48,7 @@ public final class NetworkClient implements AutoCloseable {
     private final Scheduler scheduler;
     private final EventLoops eventLoops;
     private final EventLoopGroup group;
+    private final int threads;
     private final Optional<SslContext> sslContext;
     private final Random random;
     private final List<ClientConnection> connections = new CopyOnWriteArrayList<>();
@@ -68,6 +70,20 @@ public final class NetworkClient implements AutoCloseable {
         this.sslContext = ssl.map(SslContexts::forClient);
         this.eventLoops = EventLoops.choose(config.epollEnabled());
         this.group = eventLoops.newGroup(name, threads);
+        this.threads = threads;
+    }
+
+    /**
+     * The one event loop of a network of one thread: every connection it hands out runs on it, so
+     * work done there (a client's sender) writes and reads with no thread hand-off.
+     *
+     * @throws IllegalStateException if this network has more than one event loop thread
+     */
+    public EventLoop loop() {
+        if (threads != 1) {
+            throw new IllegalStateException("A network of " + threads + " event loop threads has no single loop");
+        }
+        return group.next();
     }
 
     /** A connection named {@code name} to whatever {@code address} says at each attempt. */
