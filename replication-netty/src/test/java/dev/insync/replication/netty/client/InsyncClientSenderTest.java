@@ -54,6 +54,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The sender under load, against one real server on loopback whose produces the test answers by
@@ -236,6 +237,167 @@ class InsyncClientSenderTest {
         }
         assertThat(byFate).containsEntry(Written.UNKNOWN, 1).containsEntry(Written.NO, sends);
         assertThat(scheduler.scheduledAfterClose).isEmpty();
+    }
+
+    /** Live threads of this JVM whose name is {@code name}. */
+    private static List<Thread> threadsNamed(String name) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name)).toList();
+    }
+
+    @Test
+    @DisplayName("PRO-5 NET-2 on real threads the produce answer is handled on the event loop that read it: the record's future completes on that Netty loop, the sender's thread, and the client has no sender thread of its own")
+    void pro5AnswerIsHandledOnTheEventLoopThatReadIt() throws Exception {
+        client = InsyncClient.builder(props(Map.of("client.id", "loop-client"))).build();
+        assertThat(client.senderOnEventLoop()).isTrue();
+        CompletableFuture<RecordMetadata> sent = client.send(tp(0), null, new byte[100]);
+        // Registered before the test answers, so it runs on the thread that completes the future.
+        CompletableFuture<Thread> completedOn = sent.thenApply(md -> Thread.currentThread());
+        ProduceCall call = produceCall(0);
+        Thread senderThread = client.senderThread().get(WAIT_MS, TimeUnit.MILLISECONDS);
+
+        answerInOrder(call, new HashMap<>());
+        // Waited for first: a thread waiting in sent.get() may itself run sent's dependents (CompletableFuture).
+        Thread t = completedOn.get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(sent.get(WAIT_MS, TimeUnit.MILLISECONDS)).isEqualTo(new RecordMetadata(tp(0), 0L, 0));
+        assertThat(t).as("the thread that completed the record").isSameAs(senderThread)
+                .isInstanceOf(io.netty.util.concurrent.FastThreadLocalThread.class);
+        assertThat(t.getName()).startsWith("loop-client-");
+        assertThat(threadsNamed("loop-client-sender")).as("a sender thread").isEmpty();
+    }
+
+    @Test
+    @DisplayName("NET-2 insync.network.inline.handlers=false puts the sender on a thread of its own, where the answer is handled; the property is strict")
+    void net2InlineHandlersOffKeepsASenderThread() throws Exception {
+        assertThatThrownBy(() -> InsyncClient.builder(props(Map.of("insync.network.inline.handlers", "yes"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("insync.network.inline.handlers");
+        client = InsyncClient.builder(props(Map.of("client.id", "thread-client",
+                "insync.network.inline.handlers", "false"))).build();
+        assertThat(client.senderOnEventLoop()).isFalse();
+        CompletableFuture<RecordMetadata> sent = client.send(tp(0), null, new byte[100]);
+        CompletableFuture<Thread> completedOn = sent.thenApply(md -> Thread.currentThread());
+        answerInOrder(produceCall(0), new HashMap<>());
+        assertThat(completedOn.get(WAIT_MS, TimeUnit.MILLISECONDS).getName()).isEqualTo("thread-client-sender");
+    }
+
+    @Test
+    @DisplayName("PRO-5 on the event loop close(500 ms) with 20,000 batches waiting and one produce unanswered returns within its bound, fails every record exactly once (in flight UNKNOWN, the rest NO) and stops the loop")
+    void pro5CloseOnTheEventLoopKeepsItsBound() throws Exception {
+        client = InsyncClient.builder(props(Map.of("batch.size", 1))).build();
+        Thread loop = client.senderThread().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        List<CompletableFuture<RecordMetadata>> futures = new ArrayList<>();
+        futures.add(client.send(tp(0), null, new byte[100]));
+        produceCall(0); // never answered
+        int sends = 20_000;
+        for (int i = 0; i < sends; i++) {
+            futures.add(client.send(tp(i % PARTITIONS), null, new byte[100]));
+        }
+        java.util.concurrent.atomic.AtomicInteger outcomes = new java.util.concurrent.atomic.AtomicInteger();
+        futures.forEach(f -> f.whenComplete((r, e) -> outcomes.incrementAndGet()));
+
+        long timeoutMs = 500;
+        long start = System.nanoTime();
+        client.close(Duration.ofMillis(timeoutMs));
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        client = null;
+
+        assertThat(elapsedMs).as("close(%d ms) took", timeoutMs)
+                .isLessThan(timeoutMs + InsyncClient.CLOSE_GRACE_MS + 2_000);
+        Map<Written, Integer> byFate = new HashMap<>();
+        for (CompletableFuture<RecordMetadata> f : futures) {
+            Throwable t = f.handle((r, e) -> e).get(WAIT_MS, TimeUnit.MILLISECONDS);
+            assertThat(t).isInstanceOf(ProduceFailedException.class);
+            byFate.merge(((ProduceFailedException) t).written(), 1, Integer::sum);
+        }
+        // max.in.flight 1: only the first record was ever sent.
+        assertThat(byFate).containsEntry(Written.UNKNOWN, 1).containsEntry(Written.NO, sends);
+        assertThat(outcomes.get()).as("outcomes, one per record").isEqualTo(sends + 1);
+        loop.join(WAIT_MS);
+        assertThat(loop.isAlive()).as("the event loop after close").isFalse();
+    }
+
+    @Test
+    @DisplayName("PRO-5 on the event loop, close() from a send future's callback is refused (it would wait for its own thread), and the client still closes from another")
+    void pro5CloseFromACallbackIsRefused() throws Exception {
+        client = InsyncClient.builder(props(Map.of())).build();
+        CompletableFuture<RecordMetadata> sent = client.send(tp(0), null, new byte[100]);
+        CompletableFuture<Throwable> refused = sent.handle((r, e) -> {
+            try {
+                client.close();
+                return null;
+            } catch (IllegalStateException expected) {
+                return expected;
+            }
+        });
+        answerInOrder(produceCall(0), new HashMap<>());
+        assertThat(refused.get(WAIT_MS, TimeUnit.MILLISECONDS)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("event loop");
+    }
+
+    @Test
+    @DisplayName("PRO-5 NET-2 on the event loop four callers' records to three partitions keep each caller's send order per partition (offsets rise in send order) and all complete exactly once")
+    void pro5OrderPerPartitionWithSeveralCallers() throws Exception {
+        client = InsyncClient.builder(props(Map.of("max.in.flight.requests.per.connection", 5, "linger.ms", 1))).build();
+        int callers = 4;
+        int perCaller = 600;
+        int partitions = 3;
+        List<List<CompletableFuture<RecordMetadata>>> byCaller = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < callers; c++) {
+            List<CompletableFuture<RecordMetadata>> mine = new ArrayList<>();
+            byCaller.add(mine);
+            threads.add(new Thread(() -> {
+                for (int i = 0; i < perCaller; i++) {
+                    mine.add(client.send(tp(i % partitions), null, new byte[10]));
+                }
+            }, "caller-" + c));
+        }
+        threads.forEach(Thread::start);
+        Map<TopicPartition, Long> nextOffsets = new HashMap<>();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        int answered = 0;
+        while (nextOffsets.values().stream().mapToLong(Long::longValue).sum() < (long) callers * perCaller) {
+            assertThat(System.nanoTime()).as("all records answered in time").isLessThan(deadline);
+            answerInOrder(produceCall(answered++), nextOffsets);
+        }
+        for (Thread t : threads) {
+            t.join(WAIT_MS);
+        }
+        for (List<CompletableFuture<RecordMetadata>> mine : byCaller) {
+            assertThat(mine).hasSize(perCaller);
+            Map<TopicPartition, Long> last = new HashMap<>();
+            for (int i = 0; i < perCaller; i++) {
+                RecordMetadata md = mine.get(i).get(WAIT_MS, TimeUnit.MILLISECONDS);
+                assertThat(md.topicPartition()).isEqualTo(tp(i % partitions));
+                Long before = last.put(md.topicPartition(), md.offset());
+                if (before != null) {
+                    assertThat(md.offset()).as("record %d of its caller on %s", i, md.topicPartition())
+                            .isGreaterThan(before);
+                }
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("PRO-5 NET-2 on the event loop a broker that refuses every request at once (backing off after a failed connect) never re-enters the sender: the record fails exactly once, not written, at delivery.timeout.ms")
+    void pro5RequestsRefusedAtOnceFailTheRecordOnce() throws Exception {
+        int deadPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            deadPort = s.getLocalPort();
+        }
+        client = InsyncClient.builder(Map.of("bootstrap.servers", "127.0.0.1:" + deadPort, "linger.ms", 0,
+                "reconnect.backoff.ms", 60_000, "reconnect.backoff.max.ms", 60_000, "retry.backoff.ms", 10,
+                "request.timeout.ms", 300, "delivery.timeout.ms", 1_500)).build();
+        CompletableFuture<RecordMetadata> sent = client.send(tp(0), null, new byte[100]);
+        java.util.concurrent.atomic.AtomicInteger outcomes = new java.util.concurrent.atomic.AtomicInteger();
+        sent.whenComplete((r, e) -> outcomes.incrementAndGet());
+        Throwable t = sent.handle((r, e) -> e).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(t).isInstanceOf(ProduceFailedException.class);
+        ProduceFailedException p = (ProduceFailedException) t;
+        assertThat(p.written()).isEqualTo(Written.NO);
+        assertThat(p.error()).isEqualTo(Errors.REQUEST_TIMED_OUT);
+        // Still working: another send is taken, and the sender answers.
+        assertThat(client.producesInFlightAndBatchesWaiting(1).get(WAIT_MS, TimeUnit.MILLISECONDS)).containsExactly(0, 0);
+        assertThat(outcomes.get()).isEqualTo(1);
     }
 
     /** A {@link ThreadScheduler} that records every timer asked for after it was closed (and refuses it, as it does). */
