@@ -62,8 +62,8 @@ import java.util.function.Supplier;
  *       The count of failures resets on the first answer received.</li>
  *   <li>A response that does not follow the protocol closes the connection.</li>
  * </ul>
- * Every field is confined to one event loop; {@link #send} may be called from any thread, and called
- * on that loop it starts the request at once (no task of its own).
+ * Every field is confined to one event loop; {@link #send} may be called from any thread (for an
+ * {@code InsyncClient}'s connections, called on that loop it starts the request at once).
  */
 public final class ClientConnection implements AutoCloseable {
 
@@ -136,7 +136,7 @@ public final class ClientConnection implements AutoCloseable {
             return CompletableFuture.failedFuture(new IllegalArgumentException(api + " has no version " + version));
         }
         CompletableFuture<R> result = new CompletableFuture<>();
-        if (loop.inEventLoop()) {
+        if (client.startsOnLoopAtOnce() && loop.inEventLoop()) {
             // Already on the connection's loop (a client's sender runs there): written now, no hand-off.
             // The future may then be complete when this returns (refused while backing off, write failed).
             start(result, api, version, request);

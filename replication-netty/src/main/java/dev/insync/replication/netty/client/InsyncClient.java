@@ -183,11 +183,13 @@ public final class InsyncClient implements AutoCloseable {
         this.config = config;
         this.scheduler = scheduler;
         this.ownsScheduler = ownsScheduler;
-        this.network = new NetworkClient(config.clientId(), networkConfig, Optional.empty(), scheduler, 1, random);
         // Real threads: the sender is the network's one event loop (see the class comment). A caller's
         // scheduler of manual or simulated time keeps its serial executor, so a test steps every task.
-        boolean realThreads = ownsScheduler || scheduler instanceof ThreadScheduler;
-        this.sender = realThreads && networkConfig.inlineHandlers() ? SenderExecutor.onEventLoop(network.loop())
+        boolean senderOnLoop = (ownsScheduler || scheduler instanceof ThreadScheduler) && networkConfig.inlineHandlers();
+        // On the loop the sender's requests start at once: every failure it gets is queued (onAnswer).
+        this.network = new NetworkClient(config.clientId(), networkConfig, Optional.empty(), scheduler, 1, random,
+                senderOnLoop);
+        this.sender = senderOnLoop ? SenderExecutor.onEventLoop(network.loop())
                 : SenderExecutor.onSerialExecutor(scheduler.newSerialExecutor(config.clientId() + "-sender"));
         this.accumulator = new RecordAccumulator(config.batchSizeBytes(), config.lingerMs());
         // Kafka: a retry.backoff.ms above retry.backoff.max.ms makes the backoff the max, constant.

@@ -49,6 +49,7 @@ public final class NetworkClient implements AutoCloseable {
     private final EventLoops eventLoops;
     private final EventLoopGroup group;
     private final int threads;
+    private final boolean startsOnLoopAtOnce;
     private final Optional<SslContext> sslContext;
     private final Random random;
     private final List<ClientConnection> connections = new CopyOnWriteArrayList<>();
@@ -64,6 +65,19 @@ public final class NetworkClient implements AutoCloseable {
      */
     public NetworkClient(String name, NetworkConfig config, Optional<SslConfig> ssl, Scheduler scheduler, int threads,
                          Random random) {
+        this(name, config, ssl, scheduler, threads, random, false);
+    }
+
+    /**
+     * As the public constructor; with {@code startsOnLoopAtOnce} a request sent on its connection's
+     * event loop starts at once, without a task of its own, so its future may be complete when
+     * {@link ClientConnection#send} returns. Only for a user that never sends again from inside a
+     * failed future's callback without a hop (an {@code InsyncClient} queues every failure), since
+     * a connection that refuses at once would otherwise recurse.
+     */
+    NetworkClient(String name, NetworkConfig config, Optional<SslConfig> ssl, Scheduler scheduler, int threads,
+                  Random random, boolean startsOnLoopAtOnce) {
+        this.startsOnLoopAtOnce = startsOnLoopAtOnce;
         this.config = Objects.requireNonNull(config, "config");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.random = Objects.requireNonNull(random, "random");
@@ -91,6 +105,10 @@ public final class NetworkClient implements AutoCloseable {
         ClientConnection c = new ClientConnection(name, address, this, clientId);
         connections.add(c);
         return c;
+    }
+
+    boolean startsOnLoopAtOnce() {
+        return startsOnLoopAtOnce;
     }
 
     NetworkConfig config() {
