@@ -94,8 +94,9 @@ import java.util.function.Function;
  * {@code max.in.flight.requests.per.connection} above 1 a retried batch may land after a later one
  * of the same partition (as in Kafka without idempotence).
  *
- * <p>Threads: one serial sender owns the batches, the metadata and the connections' in-flight
- * counts; callers' threads only hand it work. On real threads (no scheduler given, or a
+ * <p>Threads: one serial sender owns the metadata, the batches in flight and the connections'
+ * in-flight counts, and is the only one to take batches out of the accumulator; callers' threads
+ * append to it and otherwise only hand the sender work. On real threads (no scheduler given, or a
  * {@code ThreadScheduler}) the sender is the client's network event loop, the one thread of its
  * connections: there is no sender thread. A caller's scheduler of manual or simulated time (tests)
  * gives the sender its serial executor instead, where every task waits for the test to run it; so
@@ -104,22 +105,21 @@ import java.util.function.Function;
  * producer callbacks, which run on its I/O thread). Every method may be called from any thread and
  * never blocks, except {@link #close()} (bounded; not from the event loop, i.e. not from a callback).
  *
- * <p>How sends reach the sender: {@link #send} puts the record on a lock-free queue of new records
- * and hands the sender a task only if none is pending already; that one task appends every record
- * queued by then and sends what is ready. On the event loop that is the only hand-off of a send:
- * the task writes its requests at once (a connection called on its own loop needs no task), and a
- * produce answer read on the loop is handled right there, completing its records' futures, with no
- * hop back to a sender thread. A connection future that completes inside a sender task (a request
- * refused at once, a failed write) or from a connection's own failure handling is queued behind it
- * instead, so the batches and the in-flight counts are never re-entered ({@code SenderExecutor}).
- * However many sends wait, the sender's queue holds at most one task for them, and a produce
- * answer waits behind at most that one task, not behind one task per record. (Appending under a
- * lock from the callers' threads would do as well, but would make the batches shared state; this
- * keeps them the sender's alone.) Timers (linger, retry backoff, metadata refresh, delivery
- * timeout) are handed to the sender by the scheduler. The sender's own work per wake-up is
+ * <p>How sends reach the sender: {@link #send} appends the record to its partition's batch in
+ * the caller's thread, as Kafka's producer does ({@code RecordAccumulator}, under its one lock), and
+ * hands the sender a task only when the record opened a new batch or filled one, and no such task is
+ * pending already: records that join a waiting batch cost the sender nothing, and however many sends
+ * wait, the sender's queue holds at most one task for them, so a produce answer waits behind at
+ * most that one task, not behind one task per record. The sender only drains. On the event loop
+ * that task is the only hand-off of a send: it writes its requests at once (a connection called on
+ * its own loop needs no task), and a produce answer read on the loop is handled right there,
+ * completing its records' futures, with no hop back to a sender thread. A connection future that
+ * completes inside a sender task (a request refused at once, a failed write) or from a connection's
+ * own failure handling is queued behind it instead, so the batches and the in-flight counts are
+ * never re-entered ({@code SenderExecutor}). Timers (linger, retry backoff, metadata refresh,
+ * delivery timeout) are handed to the sender by the scheduler. The sender's own work per wake-up is
  * proportional to the partitions, not to the waiting batches: the next linger or delivery deadline
- * comes from each partition's oldest batch ({@code RecordAccumulator}), and batches in flight are
- * kept in creation order.
+ * comes from each partition's oldest batch, and batches in flight are kept in creation order.
  *
  * <p>{@link #close(java.time.Duration)} keeps to its bound: it waits for outcomes at most the given
  * time and for the sender to fail what is left at most {@link #CLOSE_GRACE_MS} more, and once closed
@@ -136,10 +136,6 @@ public final class InsyncClient implements AutoCloseable {
     /** How long {@link #close(java.time.Duration)} waits, after its timeout, for the sender to fail what is left and stop. */
     public static final long CLOSE_GRACE_MS = 1_000L;
 
-    /** A record handed over by {@link #send}, not yet in the accumulator. */
-    private record NewRecord(TopicPartition tp, PendingRecord record) {
-    }
-
     private final ClientConfig config;
     private final Scheduler scheduler;
     private final boolean ownsScheduler;
@@ -149,13 +145,14 @@ public final class InsyncClient implements AutoCloseable {
     // Read by connections' address lookups on event loops.
     private final Map<Integer, InetSocketAddress> brokerAddresses = new ConcurrentHashMap<>();
     // Filled by callers' threads, emptied by the sender (see the class comment).
-    private final Queue<NewRecord> newRecords = new ConcurrentLinkedQueue<>();
-    /** A task that appends {@link #newRecords} is queued on the sender and has not started yet. */
-    private final AtomicBoolean appendPending = new AtomicBoolean();
+    private final Queue<TopicPartition> newBatchPartitions = new ConcurrentLinkedQueue<>();
+    /** A task that looks at {@link #newBatchPartitions} is queued on the sender and has not started yet. */
+    private final AtomicBoolean wakePending = new AtomicBoolean();
+    /** Appended to by callers' threads, drained by the sender (its own lock: {@code RecordAccumulator}). */
+    private final RecordAccumulator accumulator;
     /** Records without an outcome yet: added by {@link #send}, removed by whichever thread completes them. */
 
     // Owned by the sender.
-    private final RecordAccumulator accumulator;
     private final ClientMetadata metadata = new ClientMetadata();
     private final Set<String> wantedTopics = new TreeSet<>();
     private final Map<Integer, ClientConnection> brokerConnections = new HashMap<>();
@@ -273,46 +270,44 @@ public final class InsyncClient implements AutoCloseable {
         CompletableFuture<RecordMetadata> future = new CompletableFuture<>();
         PendingRecord record = new PendingRecord(scheduler.time().milliseconds(), key == null ? null : key.clone(),
                 value == null ? null : value.clone(), List.copyOf(headers), future);
-        newRecords.add(new NewRecord(tp, record));
-        // Added before this check, so a pending task, which clears the flag before it takes the queue, sees it.
-        if (appendPending.compareAndSet(false, true)) {
-            onSender(this::appendNewRecordsAndSend, this::failNewRecords);
+        // Appended here, in the caller (as Kafka's producer does): the sender only drains. The batch's
+        // age (linger.ms, delivery.timeout.ms) counts from the send.
+        RecordAccumulator.Appended appended = accumulator.append(tp, record, record.timestampMs());
+        if (appended == RecordAccumulator.Appended.CLOSED) {
+            future.completeExceptionally(new ProduceFailedException(tp, Errors.NETWORK_EXCEPTION, Written.NO,
+                    "the client is closed"));
+        } else if (appended == RecordAccumulator.Appended.WAKE) {
+            newBatchPartitions.add(tp);
+            // Added before this check, so a pending task, which clears the flag before it takes the queue, sees it.
+            if (wakePending.compareAndSet(false, true)) {
+                onSender(this::onNewBatches, this::failWaitingBatches);
+            }
         }
         return future;
     }
 
-    private void appendNewRecordsAndSend() {
-        appendPending.set(false);
-        appendNewRecords();
+    /** New batches (or full ones) wait: learn their partitions' leaders if unknown, and send what is ready (on the sender). */
+    private void onNewBatches() {
+        wakePending.set(false);
+        takeNewBatchPartitions();
         runSender();
     }
 
-    /** Moves every record {@link #send} queued into its batch (on the sender). */
-    private void appendNewRecords() {
-        for (NewRecord n; (n = newRecords.poll()) != null; ) {
-            if (closed) {
-                failClosed(n);
-                continue;
-            }
-            // The batch's age (linger.ms, delivery.timeout.ms) counts from the send, not from the hand-over.
-            accumulator.append(n.tp(), n.record(), n.record().timestampMs());
-            if (metadata.route(n.tp()) == null) {
-                wantTopic(n.tp().topic());
+    private void takeNewBatchPartitions() {
+        for (TopicPartition tp; (tp = newBatchPartitions.poll()) != null; ) {
+            if (!closed && metadata.route(tp) == null) {
+                wantTopic(tp.topic());
             }
         }
     }
 
-    /** The sender no longer takes tasks: every record still queued fails as not written. */
-    private void failNewRecords() {
-        appendPending.set(false);
-        for (NewRecord n; (n = newRecords.poll()) != null; ) {
-            failClosed(n);
+    /** The sender no longer takes tasks: every batch still waiting fails as not written, and so does every later send. */
+    private void failWaitingBatches() {
+        wakePending.set(false);
+        newBatchPartitions.clear();
+        for (Batch b : accumulator.close()) {
+            failBatch(b, Errors.NETWORK_EXCEPTION, Written.NO, "the client is closed");
         }
-    }
-
-    private static void failClosed(NewRecord n) {
-        n.record().future().completeExceptionally(new ProduceFailedException(n.tp(), Errors.NETWORK_EXCEPTION,
-                Written.NO, "the client is closed"));
     }
 
     /**
@@ -322,7 +317,7 @@ public final class InsyncClient implements AutoCloseable {
     public CompletableFuture<Void> flush() {
         CompletableFuture<Void> done = new CompletableFuture<>();
         onSender(() -> {
-            appendNewRecords(); // every record sent before this call is in a batch now, waiting or in flight
+            // Every record sent before this call is in a batch now (appended by its send), waiting or in flight.
             List<CompletableFuture<RecordMetadata>> pending = new ArrayList<>();
             accumulator.forEachBatch(b -> b.records.forEach(r -> pending.add(r.future())));
             inFlightBatches.forEach(b -> b.records.forEach(r -> pending.add(r.future())));
@@ -929,8 +924,8 @@ public final class InsyncClient implements AutoCloseable {
         CompletableFuture<Void> stopped = new CompletableFuture<>();
         onSender(() -> {
             closed = true;
-            appendNewRecords(); // fails them: closed
-            for (Batch b : accumulator.drainAll()) {
+            newBatchPartitions.clear();
+            for (Batch b : accumulator.close()) { // later sends fail at once: closed
                 failBatch(b, Errors.NETWORK_EXCEPTION, Written.NO, "the client closed before sending it");
             }
             if (wakeTimer != null) {
@@ -941,7 +936,7 @@ public final class InsyncClient implements AutoCloseable {
             }
             stopped.complete(null);
         }, () -> {
-            failNewRecords();
+            failWaitingBatches();
             stopped.complete(null);
         });
         try {

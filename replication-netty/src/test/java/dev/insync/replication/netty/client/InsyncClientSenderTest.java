@@ -239,6 +239,31 @@ class InsyncClientSenderTest {
         assertThat(scheduler.scheduledAfterClose).isEmpty();
     }
 
+    @Test
+    @DisplayName("PRO-5 send appends in the caller's thread: a record joining a waiting batch hands the sender no task; at linger.ms both records go in one batch and complete in send order")
+    void pro5JoiningAWaitingBatchCostsTheSenderNothing() throws Exception {
+        manual = new ManualScheduler(1_000_000L);
+        client = InsyncClient.builder(props(Map.of("linger.ms", 10_000))).scheduler(manual).build();
+        CompletableFuture<RecordMetadata> first = client.send(tp(0), null, new byte[100]);
+        assertThat(manual.dueCount()).as("the new batch wakes the sender").isEqualTo(1);
+        assertThat(manual.runOneDue()).as("it asks for metadata").isTrue();
+        manual.awaitDue(1, WAIT_MS);
+        assertThat(manual.runOneDue()).as("the metadata answer: the batch lingers").isTrue();
+        assertThat(manual.dueCount()).isZero();
+
+        CompletableFuture<RecordMetadata> second = client.send(tp(0), null, new byte[100]);
+        assertThat(manual.dueCount()).as("sender tasks after a send that joined the waiting batch").isZero();
+
+        manual.advance(10_000); // linger.ms: the batch goes out
+        ProduceCall call = produceCall(0);
+        assertThat(call.entries().get(tp(0)).batches().get(0).lastOffsetDelta()).as("both records, one batch")
+                .isEqualTo(1);
+        answerInOrder(call, new HashMap<>());
+        runDueTasks();
+        assertThat(first.get(WAIT_MS, TimeUnit.MILLISECONDS).offset()).isZero();
+        assertThat(second.get(WAIT_MS, TimeUnit.MILLISECONDS).offset()).isEqualTo(1);
+    }
+
     /** Live threads of this JVM whose name is {@code name}. */
     private static List<Thread> threadsNamed(String name) {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name)).toList();
