@@ -425,6 +425,32 @@ class InsyncClientSenderTest {
         assertThat(outcomes.get()).isEqualTo(1);
     }
 
+    @Test
+    @DisplayName("PRO-5 NET-2 on the event loop, after the broker went away a produce its connection refuses at once (backing off) inside the sender's task is handled once, after that task: the record fails once, not written, at delivery.timeout.ms, and nothing stays counted in flight")
+    void pro5ProduceRefusedAtOnceInsideTheSenderIsHandledOnce() throws Exception {
+        client = InsyncClient.builder(props(Map.of("reconnect.backoff.ms", 60_000, "reconnect.backoff.max.ms", 60_000,
+                "retry.backoff.ms", 10, "request.timeout.ms", 300, "delivery.timeout.ms", 1_500))).build();
+        CompletableFuture<RecordMetadata> first = client.send(tp(0), null, new byte[100]);
+        answerInOrder(produceCall(0), new HashMap<>());
+        assertThat(first.get(WAIT_MS, TimeUnit.MILLISECONDS).offset()).isZero();
+
+        server.close();
+        // Until the client saw the connection go (a fetch to the leader fails): from then on it backs off.
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (client.fetch(tp(0), 0).get(WAIT_MS, TimeUnit.MILLISECONDS).error() == Errors.NONE) {
+            assertThat(System.nanoTime()).as("the client sees the broker gone").isLessThan(deadline);
+        }
+        CompletableFuture<RecordMetadata> second = client.send(tp(0), null, new byte[100]);
+        java.util.concurrent.atomic.AtomicInteger outcomes = new java.util.concurrent.atomic.AtomicInteger();
+        second.whenComplete((r, e) -> outcomes.incrementAndGet());
+        Throwable t = second.handle((r, e) -> e).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(t).isInstanceOf(ProduceFailedException.class);
+        assertThat(((ProduceFailedException) t).written()).isEqualTo(Written.NO);
+        assertThat(client.producesInFlightAndBatchesWaiting(1).get(WAIT_MS, TimeUnit.MILLISECONDS))
+                .as("produces in flight to broker 1, batches waiting").containsExactly(0, 0);
+        assertThat(outcomes.get()).isEqualTo(1);
+    }
+
     /** A {@link ThreadScheduler} that records every timer asked for after it was closed (and refuses it, as it does). */
     private static final class RecordingScheduler implements Scheduler {
         private final ThreadScheduler delegate = new ThreadScheduler();
