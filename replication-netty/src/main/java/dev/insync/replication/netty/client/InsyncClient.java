@@ -150,7 +150,6 @@ public final class InsyncClient implements AutoCloseable {
     private final AtomicBoolean wakePending = new AtomicBoolean();
     /** Appended to by callers' threads, drained by the sender (its own lock: {@code RecordAccumulator}). */
     private final RecordAccumulator accumulator;
-    /** Records without an outcome yet: added by {@link #send}, removed by whichever thread completes them. */
 
     // Owned by the sender.
     private final ClientMetadata metadata = new ClientMetadata();

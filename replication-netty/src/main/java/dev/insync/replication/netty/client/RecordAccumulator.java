@@ -48,8 +48,9 @@ import java.util.function.ToIntFunction;
  * client's sender does everything else. One lock, this object's monitor, guards every method, so
  * each sees the queues between whole operations: a partition's batches stay in creation order,
  * creation times never decrease across partitions, and a flush sees every record appended before
- * it. Nothing here completes a future or calls out while holding it, except the sender's own
- * {@code drainReady} predicates (sender state only, no other lock), so it never nests.
+ * it. Nothing here completes a future or calls out while holding it, except to the sender's own
+ * functions ({@code drainReady}'s predicates, {@code forEachBatch}'s action), which read sender
+ * state only and take no other lock, so it never nests and never deadlocks.
  *
  * <p>Cost: a partition's queue is always in creation order (creation times never decrease, and a
  * retried batch goes back to its place by creation sequence), so its head is both the batch that may

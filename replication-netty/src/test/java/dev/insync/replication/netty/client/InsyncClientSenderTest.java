@@ -60,7 +60,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The sender under load, against one real server on loopback whose produces the test answers by
  * hand: sends do not queue one sender task each (so an answer is handled at once however many sends
  * wait), every record of many partitions completes in order, and close keeps to its bound with a
- * backlog. The first two run the client on manual time, one sender task at a time.
+ * backlog. Those on a {@link ManualScheduler} run the client one sender task at a time; the others
+ * run it on real threads, where the sender is the client's event loop.
  */
 class InsyncClientSenderTest {
 
