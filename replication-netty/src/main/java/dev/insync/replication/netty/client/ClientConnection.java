@@ -62,7 +62,8 @@ import java.util.function.Supplier;
  *       The count of failures resets on the first answer received.</li>
  *   <li>A response that does not follow the protocol closes the connection.</li>
  * </ul>
- * Every field is confined to one event loop; {@link #send} may be called from any thread.
+ * Every field is confined to one event loop; {@link #send} may be called from any thread (for an
+ * {@code InsyncClient}'s connections, called on that loop it starts the request at once).
  */
 public final class ClientConnection implements AutoCloseable {
 
@@ -135,22 +136,30 @@ public final class ClientConnection implements AutoCloseable {
             return CompletableFuture.failedFuture(new IllegalArgumentException(api + " has no version " + version));
         }
         CompletableFuture<R> result = new CompletableFuture<>();
+        if (client.startsOnLoopAtOnce() && loop.inEventLoop()) {
+            // Already on the connection's loop (a client's sender runs there): written now, no hand-off.
+            // The future may then be complete when this returns (refused while backing off, write failed).
+            start(result, api, version, request);
+            return result;
+        }
         try {
-            loop.execute(() -> {
-                Pending<Q, R> p = new Pending<>(correlationId++, api, version, request);
-                p.future.whenComplete((r, e) -> {
-                    if (e != null) {
-                        result.completeExceptionally(e);
-                    } else {
-                        result.complete(r);
-                    }
-                });
-                start(p);
-            });
+            loop.execute(() -> start(result, api, version, request));
         } catch (RejectedExecutionException e) {
             result.completeExceptionally(DisconnectedException.notSent(name + " is closed", e));
         }
         return result;
+    }
+
+    private <Q, R> void start(CompletableFuture<R> result, Api<Q, R> api, short version, Q request) {
+        Pending<Q, R> p = new Pending<>(correlationId++, api, version, request);
+        p.future.whenComplete((r, e) -> {
+            if (e != null) {
+                result.completeExceptionally(e);
+            } else {
+                result.complete(r);
+            }
+        });
+        start(p);
     }
 
     private void start(Pending<?, ?> p) {

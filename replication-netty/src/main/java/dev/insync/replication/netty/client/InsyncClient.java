@@ -67,7 +67,6 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -95,19 +94,32 @@ import java.util.function.Function;
  * {@code max.in.flight.requests.per.connection} above 1 a retried batch may land after a later one
  * of the same partition (as in Kafka without idempotence).
  *
- * <p>Threads: one serial sender thread owns the batches, the metadata and the connections' in-flight
- * counts; callers' threads only hand it work. Every method may be called from any thread and never
- * blocks, except {@link #close()} (bounded).
+ * <p>Threads: one serial sender owns the metadata, the batches in flight and the connections'
+ * in-flight counts, and is the only one to take batches out of the accumulator; callers' threads
+ * append to it and otherwise only hand the sender work. On real threads (no scheduler given, or a
+ * {@code ThreadScheduler}) the sender is the client's network event loop, the one thread of its
+ * connections: there is no sender thread. A caller's scheduler of manual or simulated time (tests)
+ * gives the sender its serial executor instead, where every task waits for the test to run it; so
+ * does {@code insync.network.inline.handlers=false}, which puts the sender on a thread of its own.
+ * Futures complete on the sender, so their callbacks must be quick and never block (as Kafka's
+ * producer callbacks, which run on its I/O thread). Every method may be called from any thread and
+ * never blocks, except {@link #close()} (bounded; not from the event loop, i.e. not from a callback).
  *
- * <p>How sends reach the sender: {@link #send} puts the record on a lock-free queue of new records
- * and hands the sender a task only if none is pending already; that one task appends every record
- * queued by then and sends what is ready. So however many sends wait, the sender's queue holds at
- * most one task for them, and a produce answer, which is handled by a task of its own, waits behind
- * at most that one task, not behind one task per record. (Appending under a lock from the callers'
- * threads would do as well, but would make the batches shared state; this keeps them the sender's
- * alone.) The sender's own work per wake-up is proportional to the partitions, not to the waiting
- * batches: the next linger or delivery deadline comes from each partition's oldest batch
- * ({@code RecordAccumulator}), and batches in flight are kept in creation order.
+ * <p>How sends reach the sender: {@link #send} appends the record to its partition's batch in
+ * the caller's thread, as Kafka's producer does ({@code RecordAccumulator}, under its one lock), and
+ * hands the sender a task only when the record opened a new batch or filled one, and no such task is
+ * pending already: records that join a waiting batch cost the sender nothing, and however many sends
+ * wait, the sender's queue holds at most one task for them, so a produce answer waits behind at
+ * most that one task, not behind one task per record. The sender only drains. On the event loop
+ * that task is the only hand-off of a send: it writes its requests at once (a connection called on
+ * its own loop needs no task), and a produce answer read on the loop is handled right there,
+ * completing its records' futures, with no hop back to a sender thread. A connection future that
+ * completes inside a sender task (a request refused at once, a failed write) or from a connection's
+ * own failure handling is queued behind it instead, so the batches and the in-flight counts are
+ * never re-entered ({@code SenderExecutor}). Timers (linger, retry backoff, metadata refresh,
+ * delivery timeout) are handed to the sender by the scheduler. The sender's own work per wake-up is
+ * proportional to the partitions, not to the waiting batches: the next linger or delivery deadline
+ * comes from each partition's oldest batch, and batches in flight are kept in creation order.
  *
  * <p>{@link #close(java.time.Duration)} keeps to its bound: it waits for outcomes at most the given
  * time and for the sender to fail what is left at most {@link #CLOSE_GRACE_MS} more, and once closed
@@ -124,26 +136,22 @@ public final class InsyncClient implements AutoCloseable {
     /** How long {@link #close(java.time.Duration)} waits, after its timeout, for the sender to fail what is left and stop. */
     public static final long CLOSE_GRACE_MS = 1_000L;
 
-    /** A record handed over by {@link #send}, not yet in the accumulator. */
-    private record NewRecord(TopicPartition tp, PendingRecord record) {
-    }
-
     private final ClientConfig config;
     private final Scheduler scheduler;
     private final boolean ownsScheduler;
     private final NetworkClient network;
-    private final Executor sender;
+    private final SenderExecutor sender;
 
     // Read by connections' address lookups on event loops.
     private final Map<Integer, InetSocketAddress> brokerAddresses = new ConcurrentHashMap<>();
     // Filled by callers' threads, emptied by the sender (see the class comment).
-    private final Queue<NewRecord> newRecords = new ConcurrentLinkedQueue<>();
-    /** A task that appends {@link #newRecords} is queued on the sender and has not started yet. */
-    private final AtomicBoolean appendPending = new AtomicBoolean();
-    /** Records without an outcome yet: added by {@link #send}, removed by whichever thread completes them. */
+    private final Queue<TopicPartition> newBatchPartitions = new ConcurrentLinkedQueue<>();
+    /** A task that looks at {@link #newBatchPartitions} is queued on the sender and has not started yet. */
+    private final AtomicBoolean wakePending = new AtomicBoolean();
+    /** Appended to by callers' threads, drained by the sender (its own lock: {@code RecordAccumulator}). */
+    private final RecordAccumulator accumulator;
 
     // Owned by the sender.
-    private final RecordAccumulator accumulator;
     private final ClientMetadata metadata = new ClientMetadata();
     private final Set<String> wantedTopics = new TreeSet<>();
     private final Map<Integer, ClientConnection> brokerConnections = new HashMap<>();
@@ -171,8 +179,14 @@ public final class InsyncClient implements AutoCloseable {
         this.config = config;
         this.scheduler = scheduler;
         this.ownsScheduler = ownsScheduler;
-        this.network = new NetworkClient(config.clientId(), networkConfig, Optional.empty(), scheduler, 1, random);
-        this.sender = scheduler.newSerialExecutor(config.clientId() + "-sender");
+        // Real threads: the sender is the network's one event loop (see the class comment). A caller's
+        // scheduler of manual or simulated time keeps its serial executor, so a test steps every task.
+        boolean senderOnLoop = (ownsScheduler || scheduler instanceof ThreadScheduler) && networkConfig.inlineHandlers();
+        // On the loop the sender's requests start at once: every failure it gets is queued (onAnswer).
+        this.network = new NetworkClient(config.clientId(), networkConfig, Optional.empty(), scheduler, 1, random,
+                senderOnLoop);
+        this.sender = senderOnLoop ? SenderExecutor.onEventLoop(network.loop())
+                : SenderExecutor.onSerialExecutor(scheduler.newSerialExecutor(config.clientId() + "-sender"));
         this.accumulator = new RecordAccumulator(config.batchSizeBytes(), config.lingerMs());
         // Kafka: a retry.backoff.ms above retry.backoff.max.ms makes the backoff the max, constant.
         this.staleBackoff = new ReconnectBackoff(Math.min(config.retryBackoffMs(), config.retryBackoffMaxMs()),
@@ -209,7 +223,11 @@ public final class InsyncClient implements AutoCloseable {
                     .requestTimeoutMs(config.requestTimeoutMs() + CLIENT_DEADLINE_SLACK_MS).build();
         }
 
-        /** The clock and timers (default: the client's own threads, closed with it); the caller owns one given here. */
+        /**
+         * The clock and timers (default: the client's own threads, closed with it); the caller owns one
+         * given here. A {@code ThreadScheduler} runs the sender on the network event loop as the default
+         * does; any other (manual or simulated time) runs it on the scheduler's serial executor.
+         */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
             return this;
@@ -251,46 +269,44 @@ public final class InsyncClient implements AutoCloseable {
         CompletableFuture<RecordMetadata> future = new CompletableFuture<>();
         PendingRecord record = new PendingRecord(scheduler.time().milliseconds(), key == null ? null : key.clone(),
                 value == null ? null : value.clone(), List.copyOf(headers), future);
-        newRecords.add(new NewRecord(tp, record));
-        // Added before this check, so a pending task, which clears the flag before it takes the queue, sees it.
-        if (appendPending.compareAndSet(false, true)) {
-            onSender(this::appendNewRecordsAndSend, this::failNewRecords);
+        // Appended here, in the caller (as Kafka's producer does): the sender only drains. The batch's
+        // age (linger.ms, delivery.timeout.ms) counts from the send.
+        RecordAccumulator.Appended appended = accumulator.append(tp, record, record.timestampMs());
+        if (appended == RecordAccumulator.Appended.CLOSED) {
+            future.completeExceptionally(new ProduceFailedException(tp, Errors.NETWORK_EXCEPTION, Written.NO,
+                    "the client is closed"));
+        } else if (appended == RecordAccumulator.Appended.WAKE) {
+            newBatchPartitions.add(tp);
+            // Added before this check, so a pending task, which clears the flag before it takes the queue, sees it.
+            if (wakePending.compareAndSet(false, true)) {
+                onSender(this::onNewBatches, this::failWaitingBatches);
+            }
         }
         return future;
     }
 
-    private void appendNewRecordsAndSend() {
-        appendPending.set(false);
-        appendNewRecords();
+    /** New batches (or full ones) wait: learn their partitions' leaders if unknown, and send what is ready (on the sender). */
+    private void onNewBatches() {
+        wakePending.set(false);
+        takeNewBatchPartitions();
         runSender();
     }
 
-    /** Moves every record {@link #send} queued into its batch (on the sender). */
-    private void appendNewRecords() {
-        for (NewRecord n; (n = newRecords.poll()) != null; ) {
-            if (closed) {
-                failClosed(n);
-                continue;
-            }
-            // The batch's age (linger.ms, delivery.timeout.ms) counts from the send, not from the hand-over.
-            accumulator.append(n.tp(), n.record(), n.record().timestampMs());
-            if (metadata.route(n.tp()) == null) {
-                wantTopic(n.tp().topic());
+    private void takeNewBatchPartitions() {
+        for (TopicPartition tp; (tp = newBatchPartitions.poll()) != null; ) {
+            if (!closed && metadata.route(tp) == null) {
+                wantTopic(tp.topic());
             }
         }
     }
 
-    /** The sender no longer takes tasks: every record still queued fails as not written. */
-    private void failNewRecords() {
-        appendPending.set(false);
-        for (NewRecord n; (n = newRecords.poll()) != null; ) {
-            failClosed(n);
+    /** The sender no longer takes tasks: every batch still waiting fails as not written, and so does every later send. */
+    private void failWaitingBatches() {
+        wakePending.set(false);
+        newBatchPartitions.clear();
+        for (Batch b : accumulator.close()) {
+            failBatch(b, Errors.NETWORK_EXCEPTION, Written.NO, "the client is closed");
         }
-    }
-
-    private static void failClosed(NewRecord n) {
-        n.record().future().completeExceptionally(new ProduceFailedException(n.tp(), Errors.NETWORK_EXCEPTION,
-                Written.NO, "the client is closed"));
     }
 
     /**
@@ -300,7 +316,7 @@ public final class InsyncClient implements AutoCloseable {
     public CompletableFuture<Void> flush() {
         CompletableFuture<Void> done = new CompletableFuture<>();
         onSender(() -> {
-            appendNewRecords(); // every record sent before this call is in a batch now, waiting or in flight
+            // Every record sent before this call is in a batch now (appended by its send), waiting or in flight.
             List<CompletableFuture<RecordMetadata>> pending = new ArrayList<>();
             accumulator.forEachBatch(b -> b.records.forEach(r -> pending.add(r.future())));
             inFlightBatches.forEach(b -> b.records.forEach(r -> pending.add(r.future())));
@@ -438,7 +454,7 @@ public final class InsyncClient implements AutoCloseable {
         ProduceRequest request = new ProduceRequest(config.acks(), (int) config.requestTimeoutMs(), records);
         inFlightByBroker.merge(leader, 1, Integer::sum);
         connectionTo(leader).send(Apis.PRODUCE, Apis.PRODUCE.maxVersion(), request).whenComplete((response, error) ->
-                onSender(() -> onProduceAnswer(leader, batches, response, error),
+                onAnswer(error == null && config.acks() != 0, () -> onProduceAnswer(leader, batches, response, error),
                         () -> batches.forEach(b -> failBatch(b, Errors.NETWORK_EXCEPTION, Written.UNKNOWN,
                                 "the client closed with the request in flight"))));
     }
@@ -552,7 +568,7 @@ public final class InsyncClient implements AutoCloseable {
         metadataInFlight = true;
         lastMetadataMs = now();
         node.send(Apis.METADATA, Apis.METADATA.maxVersion(), MetadataRequest.allTopics())
-                .whenComplete((response, error) -> onSender(() -> onMetadata(response, error), () -> { }));
+                .whenComplete((response, error) -> onAnswer(error == null, () -> onMetadata(response, error), () -> { }));
     }
 
     /**
@@ -655,7 +671,7 @@ public final class InsyncClient implements AutoCloseable {
         }
         ClientConnection node = nodes.get(Math.floorMod(metadataNode, nodes.size()));
         node.send(Apis.METADATA, Apis.METADATA.maxVersion(), MetadataRequest.allTopics()).whenComplete((r, e) ->
-                onSender(() -> {
+                onAnswer(e == null, () -> {
                     if (e != null) {
                         metadataNode++;
                         askForMetadata(out, tried + 1, ProduceRetryPolicy.unwrap(e));
@@ -733,7 +749,7 @@ public final class InsyncClient implements AutoCloseable {
                         .withCurrentLeaderEpoch(p.leaderEpoch()))
                 .build();
         connectionTo(p.leader()).send(Apis.FETCH, Apis.FETCH.maxVersion(), request).whenComplete((response, error) ->
-                onSender(() -> out.complete(onFetchAnswer(tp, offset, response, error)), whenClosed));
+                onAnswer(error == null, () -> out.complete(onFetchAnswer(tp, offset, response, error)), whenClosed));
     }
 
     private FetchResult onFetchAnswer(TopicPartition tp, long offset, FetchResponse response, Throwable error) {
@@ -856,6 +872,26 @@ public final class InsyncClient implements AutoCloseable {
     }
 
     /**
+     * Handles a connection's answer. {@code readFromSocket}: the answer was read off the socket, so
+     * on the event loop it is handled right there, unless a sender task is running (then queued
+     * behind it, never nested: {@link SenderExecutor#runAnswer}). Anything else (a failure, an acks=0
+     * request completed by its write) may be completed from inside a sender task or from inside the
+     * connection's own bookkeeping (failing everything in flight, a write's listener), so it is
+     * always queued: the sender never re-enters the batches, nor the connection halfway through.
+     */
+    private void onAnswer(boolean readFromSocket, Runnable task, Runnable ifRejected) {
+        try {
+            if (readFromSocket) {
+                sender.runAnswer(task);
+            } else {
+                sender.execute(task);
+            }
+        } catch (RejectedExecutionException e) {
+            ifRejected.run();
+        }
+    }
+
+    /**
      * Sends what waits (as {@link #flush()}), waits for the outcomes up to {@code delivery.timeout.ms}
      * (at most {@link #CLOSE_TIMEOUT_MS}), then fails what is left, closes the connections and stops
      * the client's threads. Idempotent.
@@ -870,6 +906,11 @@ public final class InsyncClient implements AutoCloseable {
      * (Kafka's {@code close(Duration)}); {@code Duration.ZERO} fails everything not yet answered at once.
      */
     public void close(java.time.Duration timeout) {
+        if (sender.inSenderThread()) {
+            // A send future's callback runs on the event loop: waiting there for the loop would never end.
+            throw new IllegalStateException("InsyncClient.close() called on the client's event loop (from a callback "
+                    + "of one of its futures); call it from another thread");
+        }
         // The waits below are real waits of the calling thread, so their bound is real time.
         long deadlineNs = System.nanoTime() + Math.max(0, timeout.toNanos());
         try {
@@ -882,8 +923,8 @@ public final class InsyncClient implements AutoCloseable {
         CompletableFuture<Void> stopped = new CompletableFuture<>();
         onSender(() -> {
             closed = true;
-            appendNewRecords(); // fails them: closed
-            for (Batch b : accumulator.drainAll()) {
+            newBatchPartitions.clear();
+            for (Batch b : accumulator.close()) { // later sends fail at once: closed
                 failBatch(b, Errors.NETWORK_EXCEPTION, Written.NO, "the client closed before sending it");
             }
             if (wakeTimer != null) {
@@ -894,7 +935,7 @@ public final class InsyncClient implements AutoCloseable {
             }
             stopped.complete(null);
         }, () -> {
-            failNewRecords();
+            failWaitingBatches();
             stopped.complete(null);
         });
         try {
@@ -906,7 +947,9 @@ public final class InsyncClient implements AutoCloseable {
             LOG.warn("The sender did not stop in time: {}", e.toString());
         }
         admin.close();
-        network.close(); // in-flight requests fail; their records' futures fail on the sender (UNKNOWN)
+        // In-flight requests fail; their records' futures fail on the sender (UNKNOWN): on the event loop,
+        // whose remaining tasks run before it stops, or on the sender's own executor.
+        network.close();
         if (ownsScheduler && scheduler instanceof ThreadScheduler t) {
             t.close();
         }
@@ -933,6 +976,19 @@ public final class InsyncClient implements AutoCloseable {
         onSender(() -> f.complete(new int[] {inFlightByBroker.getOrDefault(brokerId, 0), accumulator.batchCount()}),
                 () -> f.complete(new int[] {0, 0}));
         return f;
+    }
+
+    /** For tests: the thread sender tasks run on. */
+    CompletableFuture<Thread> senderThread() {
+        CompletableFuture<Thread> f = new CompletableFuture<>();
+        onSender(() -> f.complete(Thread.currentThread()), () -> f.completeExceptionally(
+                new DisconnectedException("the client is closed")));
+        return f;
+    }
+
+    /** For tests: whether the sender runs on the network's event loop. */
+    boolean senderOnEventLoop() {
+        return sender.onEventLoop();
     }
 
     /** The leader epoch the client knows for {@code tp}, if any (for tests). */

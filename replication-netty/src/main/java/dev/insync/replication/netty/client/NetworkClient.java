@@ -21,6 +21,7 @@ import dev.insync.replication.netty.EventLoops;
 import dev.insync.replication.netty.config.NetworkConfig;
 import dev.insync.replication.netty.tls.SslConfig;
 import dev.insync.replication.netty.tls.SslContexts;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 
@@ -47,6 +48,8 @@ public final class NetworkClient implements AutoCloseable {
     private final Scheduler scheduler;
     private final EventLoops eventLoops;
     private final EventLoopGroup group;
+    private final int threads;
+    private final boolean startsOnLoopAtOnce;
     private final Optional<SslContext> sslContext;
     private final Random random;
     private final List<ClientConnection> connections = new CopyOnWriteArrayList<>();
@@ -62,12 +65,39 @@ public final class NetworkClient implements AutoCloseable {
      */
     public NetworkClient(String name, NetworkConfig config, Optional<SslConfig> ssl, Scheduler scheduler, int threads,
                          Random random) {
+        this(name, config, ssl, scheduler, threads, random, false);
+    }
+
+    /**
+     * As the public constructor; with {@code startsOnLoopAtOnce} a request sent on its connection's
+     * event loop starts at once, without a task of its own, so its future may be complete when
+     * {@link ClientConnection#send} returns. Only for a user that never sends again from inside a
+     * failed future's callback without a hop (an {@code InsyncClient} queues every failure), since
+     * a connection that refuses at once would otherwise recurse.
+     */
+    NetworkClient(String name, NetworkConfig config, Optional<SslConfig> ssl, Scheduler scheduler, int threads,
+                  Random random, boolean startsOnLoopAtOnce) {
+        this.startsOnLoopAtOnce = startsOnLoopAtOnce;
         this.config = Objects.requireNonNull(config, "config");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.random = Objects.requireNonNull(random, "random");
         this.sslContext = ssl.map(SslContexts::forClient);
         this.eventLoops = EventLoops.choose(config.epollEnabled());
         this.group = eventLoops.newGroup(name, threads);
+        this.threads = threads;
+    }
+
+    /**
+     * The one event loop of a network of one thread: every connection it hands out runs on it, so
+     * work done there (a client's sender) writes and reads with no thread hand-off.
+     *
+     * @throws IllegalStateException if this network has more than one event loop thread
+     */
+    public EventLoop loop() {
+        if (threads != 1) {
+            throw new IllegalStateException("A network of " + threads + " event loop threads has no single loop");
+        }
+        return group.next();
     }
 
     /** A connection named {@code name} to whatever {@code address} says at each attempt. */
@@ -75,6 +105,10 @@ public final class NetworkClient implements AutoCloseable {
         ClientConnection c = new ClientConnection(name, address, this, clientId);
         connections.add(c);
         return c;
+    }
+
+    boolean startsOnLoopAtOnce() {
+        return startsOnLoopAtOnce;
     }
 
     NetworkConfig config() {

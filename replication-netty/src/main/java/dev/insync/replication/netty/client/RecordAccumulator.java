@@ -42,7 +42,15 @@ import java.util.function.ToIntFunction;
  * ({@code batch.size} bytes, or a newer batch exists behind it), when its first record has waited
  * {@code linger.ms}, or when a flush asks for everything; when one is ready, the other partitions with
  * the same leader send what they hold along with it. A batch given back for a retry goes to the
- * front of its partition, ready after its backoff. Not thread-safe: the client's sender owns it.
+ * front of its partition, ready after its backoff.
+ *
+ * <p>Threads: callers' threads {@link #append} (as Kafka's producer appends in the caller), the
+ * client's sender does everything else. One lock, this object's monitor, guards every method, so
+ * each sees the queues between whole operations: a partition's batches stay in creation order,
+ * creation times never decrease across partitions, and a flush sees every record appended before
+ * it. Nothing here completes a future or calls out while holding it, except to the sender's own
+ * functions ({@code drainReady}'s predicates, {@code forEachBatch}'s action), which read sender
+ * state only and take no other lock, so it never nests and never deadlocks.
  *
  * <p>Cost: a partition's queue is always in creation order (creation times never decrease, and a
  * retried batch goes back to its place by creation sequence), so its head is both the batch that may
@@ -105,6 +113,7 @@ final class RecordAccumulator {
     private final long lingerMs;
     private final Map<TopicPartition, ArrayDeque<Batch>> partitions = new LinkedHashMap<>();
     private boolean flushing;
+    private boolean closed;
     private int batchCount;
     private long nextSequence;
     /** The newest batch's creation time: creation times never decrease, so each queue stays in deadline order. */
@@ -126,12 +135,26 @@ final class RecordAccumulator {
         return size;
     }
 
+    /** What {@link #append} did, and so whether the sender must look. */
+    enum Appended {
+        /** Into a batch that was waiting already, and is not full yet: nothing new for the sender. */
+        JOINED,
+        /** Into a new batch, or one it filled to {@code batch.size}: the sender should look (a linger to time, a batch ready). */
+        WAKE,
+        /** Not appended: the accumulator is closed ({@link #close}). */
+        CLOSED
+    }
+
     /**
      * Adds a record to its partition's last batch if it fits in {@code batch.size} (or that batch is
      * empty), else to a new batch created at {@code nowMs} (or at the previous batch's creation time
-     * if the clock went back, so that every queue stays in deadline order).
+     * if the clock went back, so that every queue stays in deadline order). Called from any thread.
      */
-    void append(TopicPartition tp, PendingRecord record, long nowMs) {
+    synchronized Appended append(TopicPartition tp, PendingRecord record, long nowMs) {
+        if (closed) {
+            return Appended.CLOSED;
+        }
+        boolean created = false;
         ArrayDeque<Batch> queue = partitions.computeIfAbsent(tp, k -> new ArrayDeque<>());
         int bytes = estimateBytes(record.key(), record.value(), record.headers());
         Batch last = queue.peekLast();
@@ -140,9 +163,11 @@ final class RecordAccumulator {
             last = new Batch(tp, lastCreatedMs, nextSequence++);
             queue.addLast(last);
             batchCount++;
+            created = true;
         }
         last.records.add(record);
         last.estimatedBytes += bytes;
+        return created || last.estimatedBytes >= batchSizeBytes ? Appended.WAKE : Appended.JOINED;
     }
 
     /** Whether {@code b}, the oldest batch of its partition, may be sent at {@code nowMs}. */
@@ -175,7 +200,7 @@ final class RecordAccumulator {
      *
      * @param leaderOf the leader of a partition, {@link #NO_LEADER} if unknown
      */
-    List<Batch> drainReady(long nowMs, ToIntFunction<TopicPartition> leaderOf, Predicate<TopicPartition> sendable) {
+    synchronized List<Batch> drainReady(long nowMs, ToIntFunction<TopicPartition> leaderOf, Predicate<TopicPartition> sendable) {
         Set<Integer> readyLeaders = new HashSet<>();
         for (Map.Entry<TopicPartition, ArrayDeque<Batch>> e : partitions.entrySet()) {
             Batch head = e.getValue().peekFirst();
@@ -208,12 +233,12 @@ final class RecordAccumulator {
     }
 
     /** Every waiting batch, partition by partition, oldest first. */
-    void forEachBatch(Consumer<Batch> action) {
+    synchronized void forEachBatch(Consumer<Batch> action) {
         partitions.values().forEach(queue -> queue.forEach(action));
     }
 
     /** Partitions whose oldest batch is ready at {@code nowMs} (the ones whose leader is needed). */
-    List<TopicPartition> readyPartitions(long nowMs) {
+    synchronized List<TopicPartition> readyPartitions(long nowMs) {
         List<TopicPartition> out = new ArrayList<>();
         partitions.forEach((tp, q) -> {
             if (!q.isEmpty() && ready(q.peekFirst(), q.size(), nowMs)) {
@@ -224,7 +249,7 @@ final class RecordAccumulator {
     }
 
     /** Puts a batch back at the front of its partition, to be sent again at {@code retryAtMs}. */
-    void reenqueue(Batch batch, long retryAtMs) {
+    synchronized void reenqueue(Batch batch, long retryAtMs) {
         batch.retryAtMs = retryAtMs;
         ArrayDeque<Batch> queue = partitions.computeIfAbsent(batch.topicPartition, k -> new ArrayDeque<>());
         batchCount++;
@@ -254,7 +279,7 @@ final class RecordAccumulator {
      * Removes and returns every waiting batch created at or before {@code createdAtOrBeforeMs}
      * (delivery.timeout.ms). Each queue is in creation order, so it stops at the first younger batch.
      */
-    List<Batch> expire(long createdAtOrBeforeMs) {
+    synchronized List<Batch> expire(long createdAtOrBeforeMs) {
         List<Batch> out = new ArrayList<>();
         for (Iterator<ArrayDeque<Batch>> it = partitions.values().iterator(); it.hasNext(); ) {
             ArrayDeque<Batch> queue = it.next();
@@ -277,12 +302,18 @@ final class RecordAccumulator {
     }
 
     /** Removes and returns every waiting batch (on close). */
-    List<Batch> drainAll() {
+    synchronized List<Batch> drainAll() {
         return expire(Long.MAX_VALUE);
     }
 
+    /** From now on every {@link #append} is refused ({@link Appended#CLOSED}); removes and returns every waiting batch. */
+    synchronized List<Batch> close() {
+        closed = true;
+        return drainAll();
+    }
+
     /** From now until the accumulator is empty, every batch is ready (Kafka's {@code flush()}). */
-    void beginFlush() {
+    synchronized void beginFlush() {
         if (batchCount > 0) {
             flushing = true;
         }
@@ -295,7 +326,7 @@ final class RecordAccumulator {
      * Only each partition's head is looked at: it is the only one that can become ready by time, and
      * the oldest, so the first to reach the delivery timeout.
      */
-    long nextDeadlineMs(long nowMs, long deliveryTimeoutMs) {
+    synchronized long nextDeadlineMs(long nowMs, long deliveryTimeoutMs) {
         long next = Long.MAX_VALUE;
         for (ArrayDeque<Batch> q : partitions.values()) {
             Batch head = q.peekFirst();
@@ -312,16 +343,16 @@ final class RecordAccumulator {
     }
 
     /** Batches looked at by {@link #nextDeadlineMs} and {@link #expire} so far (for tests: one per partition, not all). */
-    long batchesExamined() {
+    synchronized long batchesExamined() {
         return batchesExamined;
     }
 
     /** Batches waiting (not in flight). */
-    int batchCount() {
+    synchronized int batchCount() {
         return batchCount;
     }
 
-    boolean isEmpty() {
+    synchronized boolean isEmpty() {
         return batchCount == 0;
     }
 }

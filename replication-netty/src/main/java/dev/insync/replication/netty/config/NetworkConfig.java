@@ -40,7 +40,9 @@ import java.util.Map;
  * @param inlineHandlers                {@code insync.network.inline.handlers}: a request whose handler never
  *                                      blocks (Fetch, Produce, Metadata) runs on the event loop that read it
  *                                      when its connection has no handler call queued, instead of a trip
- *                                      to a request-handler thread and back
+ *                                      to a request-handler thread and back; a follower takes its fetch
+ *                                      answer on the event loop that read it; and an {@code InsyncClient}'s
+ *                                      sender runs on its event loop (false: a thread of its own)
  */
 public record NetworkConfig(int socketRequestMaxBytes, int queuedMaxRequests, long connectionsMaxIdleMs,
                             int numNetworkThreads, int numIoThreads, int numAcceptorThreads, long requestTimeoutMs,

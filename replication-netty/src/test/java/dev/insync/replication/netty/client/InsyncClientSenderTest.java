@@ -54,12 +54,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The sender under load, against one real server on loopback whose produces the test answers by
  * hand: sends do not queue one sender task each (so an answer is handled at once however many sends
  * wait), every record of many partitions completes in order, and close keeps to its bound with a
- * backlog. The first two run the client on manual time, one sender task at a time.
+ * backlog. Those on a {@link ManualScheduler} run the client one sender task at a time; the others
+ * run it on real threads, where the sender is the client's event loop.
  */
 class InsyncClientSenderTest {
 
@@ -236,6 +238,218 @@ class InsyncClientSenderTest {
         }
         assertThat(byFate).containsEntry(Written.UNKNOWN, 1).containsEntry(Written.NO, sends);
         assertThat(scheduler.scheduledAfterClose).isEmpty();
+    }
+
+    @Test
+    @DisplayName("PRO-5 send appends in the caller's thread: a record joining a waiting batch hands the sender no task; at linger.ms both records go in one batch and complete in send order")
+    void pro5JoiningAWaitingBatchCostsTheSenderNothing() throws Exception {
+        manual = new ManualScheduler(1_000_000L);
+        client = InsyncClient.builder(props(Map.of("linger.ms", 10_000))).scheduler(manual).build();
+        CompletableFuture<RecordMetadata> first = client.send(tp(0), null, new byte[100]);
+        assertThat(manual.dueCount()).as("the new batch wakes the sender").isEqualTo(1);
+        assertThat(manual.runOneDue()).as("it asks for metadata").isTrue();
+        manual.awaitDue(1, WAIT_MS);
+        assertThat(manual.runOneDue()).as("the metadata answer: the batch lingers").isTrue();
+        assertThat(manual.dueCount()).isZero();
+
+        CompletableFuture<RecordMetadata> second = client.send(tp(0), null, new byte[100]);
+        assertThat(manual.dueCount()).as("sender tasks after a send that joined the waiting batch").isZero();
+
+        manual.advance(10_000); // linger.ms: the batch goes out
+        ProduceCall call = produceCall(0);
+        assertThat(call.entries().get(tp(0)).batches().get(0).lastOffsetDelta()).as("both records, one batch")
+                .isEqualTo(1);
+        answerInOrder(call, new HashMap<>());
+        runDueTasks();
+        assertThat(first.get(WAIT_MS, TimeUnit.MILLISECONDS).offset()).isZero();
+        assertThat(second.get(WAIT_MS, TimeUnit.MILLISECONDS).offset()).isEqualTo(1);
+    }
+
+    /** Live threads of this JVM whose name is {@code name}. */
+    private static List<Thread> threadsNamed(String name) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name)).toList();
+    }
+
+    @Test
+    @DisplayName("PRO-5 NET-2 on real threads the produce answer is handled on the event loop that read it: the record's future completes on that Netty loop, the sender's thread, and the client has no sender thread of its own")
+    void pro5AnswerIsHandledOnTheEventLoopThatReadIt() throws Exception {
+        client = InsyncClient.builder(props(Map.of("client.id", "loop-client"))).build();
+        assertThat(client.senderOnEventLoop()).isTrue();
+        CompletableFuture<RecordMetadata> sent = client.send(tp(0), null, new byte[100]);
+        // Registered before the test answers, so it runs on the thread that completes the future.
+        CompletableFuture<Thread> completedOn = sent.thenApply(md -> Thread.currentThread());
+        ProduceCall call = produceCall(0);
+        Thread senderThread = client.senderThread().get(WAIT_MS, TimeUnit.MILLISECONDS);
+
+        answerInOrder(call, new HashMap<>());
+        // Waited for first: a thread waiting in sent.get() may itself run sent's dependents (CompletableFuture).
+        Thread t = completedOn.get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(sent.get(WAIT_MS, TimeUnit.MILLISECONDS)).isEqualTo(new RecordMetadata(tp(0), 0L, 0));
+        assertThat(t).as("the thread that completed the record").isSameAs(senderThread)
+                .isInstanceOf(io.netty.util.concurrent.FastThreadLocalThread.class);
+        assertThat(t.getName()).startsWith("loop-client-");
+        assertThat(threadsNamed("loop-client-sender")).as("a sender thread").isEmpty();
+    }
+
+    @Test
+    @DisplayName("NET-2 insync.network.inline.handlers=false puts the sender on a thread of its own, where the answer is handled; the property is strict")
+    void net2InlineHandlersOffKeepsASenderThread() throws Exception {
+        assertThatThrownBy(() -> InsyncClient.builder(props(Map.of("insync.network.inline.handlers", "yes"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("insync.network.inline.handlers");
+        client = InsyncClient.builder(props(Map.of("client.id", "thread-client",
+                "insync.network.inline.handlers", "false"))).build();
+        assertThat(client.senderOnEventLoop()).isFalse();
+        CompletableFuture<RecordMetadata> sent = client.send(tp(0), null, new byte[100]);
+        CompletableFuture<Thread> completedOn = sent.thenApply(md -> Thread.currentThread());
+        answerInOrder(produceCall(0), new HashMap<>());
+        assertThat(completedOn.get(WAIT_MS, TimeUnit.MILLISECONDS).getName()).isEqualTo("thread-client-sender");
+    }
+
+    @Test
+    @DisplayName("PRO-5 on the event loop close(500 ms) with 20,000 batches waiting and one produce unanswered returns within its bound, fails every record exactly once (in flight UNKNOWN, the rest NO) and stops the loop")
+    void pro5CloseOnTheEventLoopKeepsItsBound() throws Exception {
+        client = InsyncClient.builder(props(Map.of("batch.size", 1))).build();
+        Thread loop = client.senderThread().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        List<CompletableFuture<RecordMetadata>> futures = new ArrayList<>();
+        futures.add(client.send(tp(0), null, new byte[100]));
+        produceCall(0); // never answered
+        int sends = 20_000;
+        for (int i = 0; i < sends; i++) {
+            futures.add(client.send(tp(i % PARTITIONS), null, new byte[100]));
+        }
+        java.util.concurrent.atomic.AtomicInteger outcomes = new java.util.concurrent.atomic.AtomicInteger();
+        futures.forEach(f -> f.whenComplete((r, e) -> outcomes.incrementAndGet()));
+
+        long timeoutMs = 500;
+        long start = System.nanoTime();
+        client.close(Duration.ofMillis(timeoutMs));
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        client = null;
+
+        assertThat(elapsedMs).as("close(%d ms) took", timeoutMs)
+                .isLessThan(timeoutMs + InsyncClient.CLOSE_GRACE_MS + 2_000);
+        Map<Written, Integer> byFate = new HashMap<>();
+        for (CompletableFuture<RecordMetadata> f : futures) {
+            Throwable t = f.handle((r, e) -> e).get(WAIT_MS, TimeUnit.MILLISECONDS);
+            assertThat(t).isInstanceOf(ProduceFailedException.class);
+            byFate.merge(((ProduceFailedException) t).written(), 1, Integer::sum);
+        }
+        // max.in.flight 1: only the first record was ever sent.
+        assertThat(byFate).containsEntry(Written.UNKNOWN, 1).containsEntry(Written.NO, sends);
+        assertThat(outcomes.get()).as("outcomes, one per record").isEqualTo(sends + 1);
+        loop.join(WAIT_MS);
+        assertThat(loop.isAlive()).as("the event loop after close").isFalse();
+    }
+
+    @Test
+    @DisplayName("PRO-5 on the event loop, close() from a send future's callback is refused (it would wait for its own thread), and the client still closes from another")
+    void pro5CloseFromACallbackIsRefused() throws Exception {
+        client = InsyncClient.builder(props(Map.of())).build();
+        CompletableFuture<RecordMetadata> sent = client.send(tp(0), null, new byte[100]);
+        CompletableFuture<Throwable> refused = sent.handle((r, e) -> {
+            try {
+                client.close();
+                return null;
+            } catch (IllegalStateException expected) {
+                return expected;
+            }
+        });
+        answerInOrder(produceCall(0), new HashMap<>());
+        assertThat(refused.get(WAIT_MS, TimeUnit.MILLISECONDS)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("event loop");
+    }
+
+    @Test
+    @DisplayName("PRO-5 NET-2 on the event loop four callers' records to three partitions keep each caller's send order per partition (offsets rise in send order) and all complete exactly once")
+    void pro5OrderPerPartitionWithSeveralCallers() throws Exception {
+        client = InsyncClient.builder(props(Map.of("max.in.flight.requests.per.connection", 5, "linger.ms", 1))).build();
+        int callers = 4;
+        int perCaller = 600;
+        int partitions = 3;
+        List<List<CompletableFuture<RecordMetadata>>> byCaller = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < callers; c++) {
+            List<CompletableFuture<RecordMetadata>> mine = new ArrayList<>();
+            byCaller.add(mine);
+            threads.add(new Thread(() -> {
+                for (int i = 0; i < perCaller; i++) {
+                    mine.add(client.send(tp(i % partitions), null, new byte[10]));
+                }
+            }, "caller-" + c));
+        }
+        threads.forEach(Thread::start);
+        Map<TopicPartition, Long> nextOffsets = new HashMap<>();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        int answered = 0;
+        while (nextOffsets.values().stream().mapToLong(Long::longValue).sum() < (long) callers * perCaller) {
+            assertThat(System.nanoTime()).as("all records answered in time").isLessThan(deadline);
+            answerInOrder(produceCall(answered++), nextOffsets);
+        }
+        for (Thread t : threads) {
+            t.join(WAIT_MS);
+        }
+        for (List<CompletableFuture<RecordMetadata>> mine : byCaller) {
+            assertThat(mine).hasSize(perCaller);
+            Map<TopicPartition, Long> last = new HashMap<>();
+            for (int i = 0; i < perCaller; i++) {
+                RecordMetadata md = mine.get(i).get(WAIT_MS, TimeUnit.MILLISECONDS);
+                assertThat(md.topicPartition()).isEqualTo(tp(i % partitions));
+                Long before = last.put(md.topicPartition(), md.offset());
+                if (before != null) {
+                    assertThat(md.offset()).as("record %d of its caller on %s", i, md.topicPartition())
+                            .isGreaterThan(before);
+                }
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("PRO-5 NET-2 on the event loop a broker that refuses every request at once (backing off after a failed connect) never re-enters the sender: the record fails exactly once, not written, at delivery.timeout.ms")
+    void pro5RequestsRefusedAtOnceFailTheRecordOnce() throws Exception {
+        int deadPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            deadPort = s.getLocalPort();
+        }
+        client = InsyncClient.builder(Map.of("bootstrap.servers", "127.0.0.1:" + deadPort, "linger.ms", 0,
+                "reconnect.backoff.ms", 60_000, "reconnect.backoff.max.ms", 60_000, "retry.backoff.ms", 10,
+                "request.timeout.ms", 300, "delivery.timeout.ms", 1_500)).build();
+        CompletableFuture<RecordMetadata> sent = client.send(tp(0), null, new byte[100]);
+        java.util.concurrent.atomic.AtomicInteger outcomes = new java.util.concurrent.atomic.AtomicInteger();
+        sent.whenComplete((r, e) -> outcomes.incrementAndGet());
+        Throwable t = sent.handle((r, e) -> e).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(t).isInstanceOf(ProduceFailedException.class);
+        ProduceFailedException p = (ProduceFailedException) t;
+        assertThat(p.written()).isEqualTo(Written.NO);
+        assertThat(p.error()).isEqualTo(Errors.REQUEST_TIMED_OUT);
+        // Still working: another send is taken, and the sender answers.
+        assertThat(client.producesInFlightAndBatchesWaiting(1).get(WAIT_MS, TimeUnit.MILLISECONDS)).containsExactly(0, 0);
+        assertThat(outcomes.get()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("PRO-5 NET-2 on the event loop, after the broker went away a produce its connection refuses at once (backing off) inside the sender's task is handled once, after that task: the record fails once, not written, at delivery.timeout.ms, and nothing stays counted in flight")
+    void pro5ProduceRefusedAtOnceInsideTheSenderIsHandledOnce() throws Exception {
+        client = InsyncClient.builder(props(Map.of("reconnect.backoff.ms", 60_000, "reconnect.backoff.max.ms", 60_000,
+                "retry.backoff.ms", 10, "request.timeout.ms", 300, "delivery.timeout.ms", 1_500))).build();
+        CompletableFuture<RecordMetadata> first = client.send(tp(0), null, new byte[100]);
+        answerInOrder(produceCall(0), new HashMap<>());
+        assertThat(first.get(WAIT_MS, TimeUnit.MILLISECONDS).offset()).isZero();
+
+        server.close();
+        // Until the client saw the connection go (a fetch to the leader fails): from then on it backs off.
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (client.fetch(tp(0), 0).get(WAIT_MS, TimeUnit.MILLISECONDS).error() == Errors.NONE) {
+            assertThat(System.nanoTime()).as("the client sees the broker gone").isLessThan(deadline);
+        }
+        CompletableFuture<RecordMetadata> second = client.send(tp(0), null, new byte[100]);
+        java.util.concurrent.atomic.AtomicInteger outcomes = new java.util.concurrent.atomic.AtomicInteger();
+        second.whenComplete((r, e) -> outcomes.incrementAndGet());
+        Throwable t = second.handle((r, e) -> e).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(t).isInstanceOf(ProduceFailedException.class);
+        assertThat(((ProduceFailedException) t).written()).isEqualTo(Written.NO);
+        assertThat(client.producesInFlightAndBatchesWaiting(1).get(WAIT_MS, TimeUnit.MILLISECONDS))
+                .as("produces in flight to broker 1, batches waiting").containsExactly(0, 0);
+        assertThat(outcomes.get()).isEqualTo(1);
     }
 
     /** A {@link ThreadScheduler} that records every timer asked for after it was closed (and refuses it, as it does). */

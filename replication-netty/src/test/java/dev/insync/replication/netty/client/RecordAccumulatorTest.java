@@ -260,4 +260,85 @@ class RecordAccumulatorTest {
         assertThat(expired).hasSize(2).allMatch(b -> b.createdMs == 5_000);
         assertThat(acc.isEmpty()).isTrue();
     }
+
+    @Test
+    @DisplayName("PRO-5 append says when the sender must look: a new batch or a full one wakes it, a record joining a waiting batch does not; once closed every append is refused and close hands back what waited")
+    void appendSaysWhenToWakeTheSender() {
+        RecordAccumulator acc = new RecordAccumulator(3 * (RecordAccumulator.RECORD_OVERHEAD_BYTES + 10)
+                + dev.insync.replication.log.record.RecordBatch.HEADER_SIZE, 1_000);
+        assertThat(acc.append(A, record(10), 0)).isEqualTo(RecordAccumulator.Appended.WAKE);
+        assertThat(acc.append(A, record(10), 1)).isEqualTo(RecordAccumulator.Appended.JOINED);
+        assertThat(acc.append(A, record(10), 2)).as("fills batch.size").isEqualTo(RecordAccumulator.Appended.WAKE);
+        assertThat(acc.append(A, record(10), 3)).as("opens the next batch").isEqualTo(RecordAccumulator.Appended.WAKE);
+        assertThat(acc.append(B, record(10), 3)).isEqualTo(RecordAccumulator.Appended.WAKE);
+        List<Batch> left = acc.close();
+        assertThat(left).extracting(Batch::recordCount).containsExactly(3, 1, 1);
+        assertThat(acc.append(A, record(10), 4)).isEqualTo(RecordAccumulator.Appended.CLOSED);
+        assertThat(acc.isEmpty()).isTrue();
+    }
+
+    @Test
+    @DisplayName("PRO-5 four callers appending on their own threads while a sender drains: every record is drained exactly once, each caller's records keep their order per partition, batches keep batch.size and creation order")
+    void pro5ConcurrentAppendsAndDrains() throws Exception {
+        int batchSize = 10 * (RecordAccumulator.RECORD_OVERHEAD_BYTES + 8) + dev.insync.replication.log.record.RecordBatch.HEADER_SIZE;
+        RecordAccumulator acc = new RecordAccumulator(batchSize, 0);
+        int callers = 4;
+        int perCaller = 20_000;
+        List<TopicPartition> tps = List.of(A, B, new TopicPartition("t", 2));
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger callersDone = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> threads = new java.util.ArrayList<>();
+        for (int c = 0; c < callers; c++) {
+            int caller = c;
+            threads.add(new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < perCaller; i++) {
+                    byte[] value = java.nio.ByteBuffer.allocate(8).putInt(caller).putInt(i).array();
+                    acc.append(tps.get(i % tps.size()), new PendingRecord(i, null, value, List.of(),
+                            new CompletableFuture<>()), i);
+                }
+                callersDone.incrementAndGet();
+            }, "caller-" + c));
+        }
+        threads.forEach(Thread::start);
+        go.countDown();
+        java.util.Map<TopicPartition, List<Batch>> drained = new java.util.HashMap<>();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (callersDone.get() < callers || !acc.isEmpty()) {
+            assertThat(System.nanoTime()).as("drained in time").isLessThan(deadline);
+            for (Batch b : acc.drainReady(Long.MAX_VALUE / 2, tp -> true)) {
+                drained.computeIfAbsent(b.topicPartition, k -> new java.util.ArrayList<>()).add(b);
+            }
+        }
+        for (Thread t : threads) {
+            t.join(10_000);
+        }
+        int total = 0;
+        for (java.util.Map.Entry<TopicPartition, List<Batch>> e : drained.entrySet()) {
+            int[] lastSeq = new int[callers];
+            java.util.Arrays.fill(lastSeq, -1);
+            long lastCreated = Long.MIN_VALUE;
+            long lastSequence = Long.MIN_VALUE;
+            for (Batch b : e.getValue()) {
+                assertThat(b.estimatedBytes).as("batch.size").isLessThanOrEqualTo(batchSize);
+                assertThat(b.createdMs).as("creation order").isGreaterThanOrEqualTo(lastCreated);
+                assertThat(b.sequence).isGreaterThan(lastSequence);
+                lastCreated = b.createdMs;
+                lastSequence = b.sequence;
+                for (PendingRecord r : b.records) {
+                    java.nio.ByteBuffer v = java.nio.ByteBuffer.wrap(r.value());
+                    int caller = v.getInt();
+                    int seq = v.getInt();
+                    assertThat(seq).as("caller %d on %s", caller, e.getKey()).isGreaterThan(lastSeq[caller]);
+                    lastSeq[caller] = seq;
+                    total++;
+                }
+            }
+        }
+        assertThat(total).as("records drained, each once").isEqualTo(callers * perCaller);
+    }
 }
