@@ -103,7 +103,8 @@ import java.util.function.Function;
  * does {@code insync.network.inline.handlers=false}, which puts the sender on a thread of its own.
  * Futures complete on the sender, so their callbacks must be quick and never block (as Kafka's
  * producer callbacks, which run on its I/O thread). Every method may be called from any thread and
- * never blocks, except {@link #close()} (bounded; not from the event loop, i.e. not from a callback).
+ * never blocks, except {@link #close()} (bounded; called from a callback, on the event loop, it closes
+ * as {@code close(0)} without waiting, as Kafka's producer does).
  *
  * <p>How sends reach the sender: {@link #send} appends the record to its partition's batch in
  * the caller's thread, as Kafka's producer does ({@code RecordAccumulator}, under its one lock), and
@@ -904,12 +905,19 @@ public final class InsyncClient implements AutoCloseable {
     /**
      * As {@link #close()}, but waits at most {@code timeout} for the outcomes of what was sent
      * (Kafka's {@code close(Duration)}); {@code Duration.ZERO} fails everything not yet answered at once.
+     * Called from a future's callback (the client's event loop, which cannot wait for itself) it logs a
+     * warning, starts {@code close(Duration.ZERO)} on a thread of its own and returns at once.
      */
     public void close(java.time.Duration timeout) {
         if (sender.inSenderThread()) {
-            // A send future's callback runs on the event loop: waiting there for the loop would never end.
-            throw new IllegalStateException("InsyncClient.close() called on the client's event loop (from a callback "
-                    + "of one of its futures); call it from another thread");
+            // A future's callback runs on the event loop, where waiting for the loop would never end. As
+            // Kafka's producer does then: close(0), without waiting, here on a thread of its own.
+            LOG.warn("close() called from a callback on the client's event loop: closing at once (as close(0)),"
+                    + " without waiting for it");
+            Thread closer = new Thread(() -> close(java.time.Duration.ZERO), config.clientId() + "-close");
+            closer.setDaemon(true);
+            closer.start();
+            return;
         }
         // The waits below are real waits of the calling thread, so their bound is real time.
         long deadlineNs = System.nanoTime() + Math.max(0, timeout.toNanos());

@@ -51,6 +51,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -342,21 +343,28 @@ class InsyncClientSenderTest {
     }
 
     @Test
-    @DisplayName("PRO-5 on the event loop, close() from a send future's callback is refused (it would wait for its own thread), and the client still closes from another")
-    void pro5CloseFromACallbackIsRefused() throws Exception {
+    @DisplayName("PRO-5 on the event loop, close() from a send future's callback returns at once and closes as close(0):"
+            + " a record still waiting fails exactly once, a later send fails as not written")
+    void pro5CloseFromACallbackClosesWithoutWaiting() throws Exception {
         client = InsyncClient.builder(props(Map.of())).build();
         CompletableFuture<RecordMetadata> sent = client.send(tp(0), null, new byte[100]);
-        CompletableFuture<Throwable> refused = sent.handle((r, e) -> {
-            try {
-                client.close();
-                return null;
-            } catch (IllegalStateException expected) {
-                return expected;
-            }
+        ProduceCall first = produceCall(0);
+        // In flight one request per connection: this one waits behind the first (a batch of its own).
+        CompletableFuture<RecordMetadata> waiting = client.send(tp(0), null, new byte[100]);
+        AtomicInteger waitingOutcomes = new AtomicInteger();
+        waiting.whenComplete((r, e) -> waitingOutcomes.incrementAndGet());
+        CompletableFuture<Thread> closedFrom = sent.handle((r, e) -> {
+            client.close();
+            return Thread.currentThread();
         });
-        answerInOrder(produceCall(0), new HashMap<>());
-        assertThat(refused.get(WAIT_MS, TimeUnit.MILLISECONDS)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("event loop");
+        answerInOrder(first, new HashMap<>());
+        // close() returned inside the callback, on the event loop, instead of waiting for itself or throwing.
+        assertThat(closedFrom.get(WAIT_MS, TimeUnit.MILLISECONDS).getName()).doesNotEndWith("-close");
+        assertThatThrownBy(() -> waiting.get(WAIT_MS, TimeUnit.MILLISECONDS)).hasCauseInstanceOf(ProduceFailedException.class);
+        CompletableFuture<RecordMetadata> late = client.send(tp(1), null, new byte[100]);
+        assertThatThrownBy(() -> late.get(WAIT_MS, TimeUnit.MILLISECONDS)).hasCauseInstanceOf(ProduceFailedException.class)
+                .hasMessageContaining("closed");
+        assertThat(waitingOutcomes).hasValue(1);
     }
 
     @Test
