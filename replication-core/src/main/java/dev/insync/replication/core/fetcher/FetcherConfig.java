@@ -69,7 +69,7 @@ public record FetcherConfig(int replicaId, int numFetchers, int fetchWaitMaxMs, 
         requirePositive("fetch request timeout", requestTimeoutMs);
     }
 
-    /** With fetch sessions as {@code insync.fetch.sessions.enabled} defaults (off, FET-7). */
+    /** Without fetch sessions (FET-7): every fetch full and sessionless, for the fetcher's own tests of FOL-n. */
     public FetcherConfig(int replicaId, int numFetchers, int fetchWaitMaxMs, int fetchMinBytes, int fetchMaxBytes,
                          int fetchResponseMaxBytes, long fetchBackoffMs, long requestTimeoutMs) {
         this(replicaId, numFetchers, fetchWaitMaxMs, fetchMinBytes, fetchMaxBytes, fetchResponseMaxBytes,

@@ -397,7 +397,7 @@ public final class ReplicaFetcher {
         }
         // The answer arrives as a task of this fetcher's executor (on the in-memory network straight
         // from the leader's thread, without a stop on this broker's network thread).
-        transport.fetch(leaderId, request, executor,
+        transport.fetch(leaderId, fetcherId, request, executor,
                 (response, error) -> onResponse(requestId, request, response, error));
     }
 

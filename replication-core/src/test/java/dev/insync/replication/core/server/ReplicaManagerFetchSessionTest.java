@@ -348,4 +348,52 @@ class ReplicaManagerFetchSessionTest {
         assertThat(done(rm(1).fetch(open(3, 1L, 0, offsets(REP0, 0)))).sessionId())
                 .as("a leader with sessions off declines").isEqualTo(FetchRequest.NO_SESSION_ID);
     }
+
+    private List<TestCluster.DeliveredFetch> fetchesOf(int replicaId) {
+        synchronized (cluster.deliveredFetches) {
+            return cluster.deliveredFetches.stream().filter(f -> f.replicaId() == replicaId).toList();
+        }
+    }
+
+    @Test
+    @DisplayName("ISR-1 FET-7 FET-4 a follower frozen right after its last fetch of an idle session partition leaves the ISR"
+            + " no sooner than replica.lag.time.max.ms after that fetch, and within 1.5 times it; its idle rounds stay"
+            + " incremental")
+    void isr1Fet7FrozenIdleFollowerLeavesIsrNoSoonerThanLagAfterItsLastFetch() {
+        long lagMs = 1000;
+        cluster(ReplicationConfig.builder().replicaLagTimeMaxMs(lagMs).fetchSessionsEnabled(true).build(), 1, 2, 3);
+        cluster.setPartition(REP0, List.of(1, 2, 3), List.of(1, 2, 3), 1, 0, 0);
+        cluster.run(0);
+        rm(1).produce(Map.of(REP0, records("a", "b")), Acks.ALL, 30_000);
+        cluster.run(2000);
+        assertThat(partition(3, REP0).highWatermark()).isEqualTo(2);
+        int fetchesBefore = fetchesOf(3).size();
+        cluster.run(3000); // idle rounds: the partition is not read, each fetch is an empty incremental one
+        List<TestCluster.DeliveredFetch> idle = fetchesOf(3).subList(fetchesBefore, fetchesOf(3).size());
+        assertThat(idle).as("idle rounds of follower 3").hasSizeGreaterThan(3)
+                .allSatisfy(f -> assertThat(f.incremental()).as("an idle session never falls back to full fetches").isTrue());
+
+        // Freeze follower 3 right after the leader accepted one of its fetches: its last caught-up fetch.
+        int seen = fetchesOf(3).size();
+        for (int i = 0; i < 2000 && fetchesOf(3).size() == seen; i++) {
+            cluster.run(1);
+        }
+        long lastFetchMs = fetchesOf(3).get(fetchesOf(3).size() - 1).atMs();
+        cluster.unreachable.add(3);
+        rm(1).produce(Map.of(REP0, records("c")), Acks.LEADER, 30_000);
+        assertThat(partition(1, REP0).remoteReplicaState(3).orElseThrow().lastCaughtUpTimeMs())
+                .as("FET-4: the skipped fetch is recorded with its own time before the LEO moves").isEqualTo(lastFetchMs);
+
+        long shrunkAtMs = -1;
+        for (int i = 0; i < 3000 && shrunkAtMs < 0; i++) {
+            cluster.run(1);
+            if (cluster.alterRequests.stream().flatMap(r -> r.items().stream())
+                    .anyMatch(item -> item.topicPartition().equals(REP0) && !item.newIsrIds().contains(3))) {
+                shrunkAtMs = cluster.scheduler.time().milliseconds();
+            }
+        }
+        assertThat(shrunkAtMs).as("the shrink was proposed").isPositive();
+        assertThat(shrunkAtMs - lastFetchMs).as("ISR-1: lag is time since the last caught-up fetch")
+                .isGreaterThan(lagMs).isLessThanOrEqualTo(lagMs * 3 / 2 + 1);
+    }
 }
