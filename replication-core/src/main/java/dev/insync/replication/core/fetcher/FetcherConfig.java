@@ -76,7 +76,10 @@ public record FetcherConfig(int replicaId, int numFetchers, int fetchWaitMaxMs, 
                 fetchBackoffMs, requestTimeoutMs, false);
     }
 
-    /** Kafka's defaults for broker {@code replicaId}. */
+    /**
+     * Kafka's defaults for broker {@code replicaId}, without fetch sessions (the fetcher's own tests of
+     * FOL-n); a broker's fetchers take {@link #from}, where sessions are on by default (FET-7).
+     */
     public static FetcherConfig defaults(int replicaId) {
         return new FetcherConfig(replicaId, DEFAULT_NUM_FETCHERS, DEFAULT_FETCH_WAIT_MAX_MS, DEFAULT_FETCH_MIN_BYTES,
                 DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_RESPONSE_MAX_BYTES, DEFAULT_FETCH_BACKOFF_MS,

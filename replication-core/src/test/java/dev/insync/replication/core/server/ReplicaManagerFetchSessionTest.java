@@ -396,4 +396,42 @@ class ReplicaManagerFetchSessionTest {
         assertThat(shrunkAtMs - lastFetchMs).as("ISR-1: lag is time since the last caught-up fetch")
                 .isGreaterThan(lagMs).isLessThanOrEqualTo(lagMs * 3 / 2 + 1);
     }
+
+    @Test
+    @DisplayName("FET-7 an idle round of a 1,000-partition session looks at no partition, and a round with one changed"
+            + " partition looks at that one alone (O(changed), not O(n))")
+    void fet7IdleRoundExaminesOnlyChangedPartitions() {
+        cluster(defaults(), 1);
+        Map<TopicPartition, Long> all = new LinkedHashMap<>();
+        for (int p = 0; p < 1000; p++) {
+            TopicPartition tp = new TopicPartition("many", p);
+            cluster.setPartition(tp, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+            all.put(tp, 0L);
+        }
+        int session = done(rm(1).fetch(open(2, 1L, 0, all))).sessionId();
+        FetchSession s = rm(1).fetchSession(session);
+        assertThat(done(rm(1).fetch(incremental(2, 1L, session, 1, 0, Map.of(), List.of()))).partitions()).isEmpty();
+
+        long examined = s.examined();
+        assertThat(done(rm(1).fetch(incremental(2, 1L, session, 2, 0, Map.of(), List.of()))).partitions()).isEmpty();
+        assertThat(s.examined() - examined).as("an idle round").isZero();
+
+        TopicPartition changed = new TopicPartition("many", 417);
+        rm(1).produce(Map.of(changed, records("x")), Acks.LEADER, 30_000);
+        examined = s.examined();
+        FetchResponse r = done(rm(1).fetch(incremental(2, 1L, session, 3, 0, Map.of(), List.of())));
+        assertThat(r.partitions().keySet()).containsExactly(changed);
+        assertThat(s.examined() - examined).as("a round with one changed partition").isEqualTo(1);
+
+        // A log start move is not an append: the log tells the session, which looks at that partition alone.
+        FetchResponse acked = done(rm(1).fetch(incremental(2, 1L, session, 4, 0, offsets(changed, 1), List.of())));
+        assertThat(acked.partitions().get(changed).highWatermark()).isEqualTo(1);
+        assertThat(done(rm(1).fetch(incremental(2, 1L, session, 5, 0, Map.of(), List.of()))).partitions()).isEmpty();
+        rm(1).logDirectory().log(changed).orElseThrow().deleteRecordsBefore(1);
+        examined = s.examined();
+        FetchResponse moved = done(rm(1).fetch(incremental(2, 1L, session, 6, 0, Map.of(), List.of())));
+        assertThat(moved.partitions().keySet()).containsExactly(changed);
+        assertThat(moved.partitions().get(changed).logStartOffset()).isEqualTo(1);
+        assertThat(s.examined() - examined).as("the re-check and the read of that one").isLessThanOrEqualTo(2);
+    }
 }
