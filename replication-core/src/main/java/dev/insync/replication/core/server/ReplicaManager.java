@@ -139,6 +139,8 @@ public final class ReplicaManager {
      * listener under its lock; the next session fetch has the sessions holding them re-check them.
      */
     private final Queue<TopicPartition> logStartMoves = new ConcurrentLinkedQueue<>();
+    /** FET-7: log start moves of any hosted log so far; the follower's session builds look at every partition after one. */
+    private final LongAdder localLogStartMoves = new LongAdder();
     /**
      * Raised after every creation or removal in {@link #partitions} (under the state-change lock):
      * a parked fetch's recorded Partition objects are still the hosted ones while it is unchanged.
@@ -213,7 +215,7 @@ public final class ReplicaManager {
         this.producePurgatory = DelayedOperationPurgatory.create("Produce-" + brokerId, scheduler, backgroundExecutor);
         this.fetchPurgatory = DelayedOperationPurgatory.create("Fetch-" + brokerId, scheduler, backgroundExecutor);
         this.fetcherManager = new FetcherManager(FetcherConfig.from(brokerId, config), scheduler, transport,
-                brokerEpoch, new FollowerEvents());
+                brokerEpoch, new FollowerEvents(), localLogStartMoves::sum);
         this.fetchSessions = config.fetchSessionsEnabled()
                 ? new FetchSessionCache(config.fetchSessionCacheSlots(), FetchSessionCache.DEFAULT_EVICTION_MS) : null;
         this.logFlusher = new LogFlusher(scheduler.newSerialExecutor("LogFlusher-" + brokerId), new FlushEvents());
@@ -1211,8 +1213,13 @@ public final class ReplicaManager {
         logDirOfPartition.put(tp, dir);
         // LOG-11 group commit: leader appends leave due flushes to the LogFlusher (follower appends still flush).
         log.setLeaderFlushDeferred(true);
-        if (fetchSessions != null) {
-            log.setLogStartOffsetListener(() -> logStartMoves.add(tp));
+        if (config.fetchSessionsEnabled()) {
+            log.setLogStartOffsetListener(() -> {
+                localLogStartMoves.increment();
+                if (fetchSessions != null && fetchSessions.sessionsOf(tp).length > 0) { // lock-free
+                    logStartMoves.add(tp);
+                }
+            });
         }
         Partition partition = new Partition(LocalLog.of(log), topicConfigs.minInsyncReplicas(tp.topic()),
                 partitionSettings);
