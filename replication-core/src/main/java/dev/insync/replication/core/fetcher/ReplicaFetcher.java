@@ -912,6 +912,7 @@ public final class ReplicaFetcher {
         if (data.logStartOffset() >= 0 && (appended || data.logStartOffset() != e.appliedLeaderLogStartOffset)) {
             partition.maybeIncrementLogStartOffset(data.logStartOffset());
             e.appliedLeaderLogStartOffset = data.logStartOffset();
+            changed.add(e); // FET-7: the local log start, which the fetch data carries, may have moved
         }
         if (appended) {
             e.moveTo(fetchingAtLogEnd(e));

@@ -25,10 +25,10 @@ import dev.insync.replication.log.TopicPartition;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What a leader remembers of one follower fetcher's fetch session (Kafka's KIP-227, FET-7): the
@@ -70,8 +70,8 @@ final class FetchSession {
     // Guarded by this.
     private final Map<TopicPartition, SessionPartition> partitions = new LinkedHashMap<>();
     private final List<SessionPartition> dirty = new ArrayList<>();
-    /** The partitions that are not idle, the only ones a read goes over (identity set). */
-    private final Set<SessionPartition> active = new LinkedHashSet<>();
+    /** The partitions that are not idle, the only ones a read goes over, in session order. */
+    private final Set<SessionPartition> active = new TreeSet<>(Comparator.comparingLong(sp -> sp.order));
     /** Idle partitions told of a change that {@link #isStillIdle} decides on at the next read. */
     private final List<SessionPartition> rechecks = new ArrayList<>();
     /** Partitions looked at by reads of this session so far (tests: an idle round is O(changed)). */
@@ -347,11 +347,7 @@ final class FetchSession {
             }
         }
         rechecks.clear();
-        List<SessionPartition> toRead = new ArrayList<>(active);
-        if (toRead.size() > 1) {
-            toRead.sort(Comparator.comparingLong(sp -> sp.order)); // session order, as a full fetch reads them
-        }
-        for (SessionPartition sp : toRead) {
+        for (SessionPartition sp : active) { // in session order, as a full fetch reads them
             examined++;
             out.add(readOf(sp, hosted.partition(sp.topicPartition)));
         }
