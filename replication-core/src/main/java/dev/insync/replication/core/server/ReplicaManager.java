@@ -775,7 +775,9 @@ public final class ReplicaManager {
                     // PRO-4: the HW rose; parked follower fetches do not wait for it, consumers' may.
                     completeProducesUpToHighWatermark(partition.topicPartition(), partition);
                     fetchPurgatory.checkAndComplete(partition.topicPartition());
-                    wakeFetchSessions(partition.topicPartition());
+                    // This fetch's own answer already carries the new HW: only the other sessions are told
+                    // (marking it here made its own park re-read the partition it had just read).
+                    wakeFetchSessions(partition.topicPartition(), session);
                 }
             }
             return satisfied;
@@ -888,10 +890,18 @@ public final class ReplicaManager {
      * holding it read it at the next wake of their parked fetch, which is woken now.
      */
     private void wakeFetchSessions(TopicPartition tp) {
+        wakeFetchSessions(tp, null);
+    }
+
+    /** {@link #wakeFetchSessions(TopicPartition)} of every session but {@code reading}, whose fetch is reading {@code tp}. */
+    private void wakeFetchSessions(TopicPartition tp, FetchSession reading) {
         if (fetchSessions == null) {
             return;
         }
         for (FetchSession session : fetchSessions.sessionsOf(tp)) {
+            if (session == reading) {
+                continue;
+            }
             FetchSession.IdleFetch f = session.leaveIdle(tp, true);
             if (f != null) {
                 applyIdleFetch(f);

@@ -434,4 +434,25 @@ class ReplicaManagerFetchSessionTest {
         assertThat(moved.partitions().get(changed).logStartOffset()).isEqualTo(1);
         assertThat(s.examined() - examined).as("the re-check and the read of that one").isLessThanOrEqualTo(2);
     }
+
+    @Test
+    @DisplayName("FET-7 FET-5 PRO-4 a follower fetch that raises the HW and then parks reads the partition once: its own"
+            + " answer carries the new HW, so only the other sessions are woken")
+    void fet7FetchRaisingTheHwReadsOnce() {
+        int session = openSessionOfFollower2(List.of(1, 2));
+        rm(1).produce(Map.of(REP0, records("a")), Acks.LEADER, 30_000);
+        assertThat(done(rm(1).fetch(incremental(2, 1L, session, 1, 0, Map.of(), List.of()))).partitions())
+                .containsOnlyKeys(REP0);
+        long reads = rm(1).partitionReads();
+        CompletableFuture<FetchResponse> parked = rm(1).fetch(incremental(2, 1L, session, 2, 500, offsets(REP0, 1),
+                List.of()));
+        assertThat(partition(1, REP0).highWatermark()).isEqualTo(1);
+        assertThat(parked).isNotDone();
+        assertThat(rm(1).partitionReads() - reads).as("read once, not again when it parked").isEqualTo(1);
+        cluster.run(500);
+        FetchResponse expired = done(parked);
+        assertThat(expired.partitions().keySet()).containsExactly(REP0);
+        assertThat(expired.partitions().get(REP0).highWatermark()).isEqualTo(1);
+        assertThat(rm(1).partitionReads() - reads).as("nor when it expired").isEqualTo(1);
+    }
 }
