@@ -102,6 +102,8 @@ public final class Log implements Closeable {
 
     private volatile long logEndOffset;
     private volatile long logStartOffset;
+    /** Told of every log start move (see {@link #setLogStartOffsetListener}). */
+    private volatile Runnable logStartOffsetListener = () -> { };
     private volatile long highWatermark;
     private volatile long recoveryPoint;
     private volatile boolean closed;
@@ -1291,6 +1293,16 @@ public final class Log implements Closeable {
         }
     }
 
+    /**
+     * LOG-10: {@code listener} runs after every move of the log start offset, whatever moved it
+     * (retention, DeleteRecords, a follower taking its leader's), replacing the previous listener.
+     * It runs on the moving thread with this log's lock held, so it must only take note of the move
+     * (a leader's fetch sessions re-check the partition at their next fetch, FET-7).
+     */
+    public void setLogStartOffsetListener(Runnable listener) {
+        logStartOffsetListener = Objects.requireNonNull(listener, "listener");
+    }
+
     /** LOG-10: a follower takes the leader's log start offset, bounded by its own HW. */
     public void maybeIncrementLogStartOffset(long offset) {
         lock.lock();
@@ -1308,6 +1320,7 @@ public final class Log implements Closeable {
         }
         LOG.info("Incrementing the log start offset of {} to {}", topicPartition, offset);
         logStartOffset = offset;
+        logStartOffsetListener.run();
         recoveryPoint = Math.max(recoveryPoint, offset);
         updateEpochCache(() -> leaderEpochCache.truncateFromStart(offset));
         List<LogSegment> deletable = new ArrayList<>();

@@ -292,11 +292,9 @@ public final class ReplicationConfig {
     }
 
     /**
-     * {@code insync.fetch.sessions.enabled} (default false): followers fetch in incremental fetch sessions
-     * and a leader keeps them (FET-7); off, every fetch lists every partition, as before KIP-227. Off by
-     * default for now: with sessions on, a timing-sensitive ISR-1 scenario over TCP (a follower frozen
-     * right after it caught up) was seen to shrink the ISR earlier than measured from the freeze, which
-     * is not explained yet; turn it on for tens of thousands of partitions per broker (idle fetch cost).
+     * {@code insync.fetch.sessions.enabled} (default true, as in Kafka): followers fetch in incremental
+     * fetch sessions and a leader keeps them (FET-7); off, every fetch lists every partition, as before
+     * KIP-227.
      */
     public boolean fetchSessionsEnabled() {
         return fetchSessionsEnabled;
@@ -370,7 +368,7 @@ public final class ReplicationConfig {
         private long requestTimeoutMs = 30_000L;
         private long alterPartitionRetryBackoffMs = DEFAULT_ALTER_PARTITION_RETRY_BACKOFF_MS;
         private long brokerRegistrationRetryBackoffMs = DEFAULT_BROKER_REGISTRATION_RETRY_BACKOFF_MS;
-        private boolean fetchSessionsEnabled = false;
+        private boolean fetchSessionsEnabled = true;
         private long fetchSessionCacheSlots = 1000;
         private long segmentBytes;
         private long segmentIndexBytes;

@@ -57,15 +57,12 @@ final class FetchSessionHandler {
     private final Map<TopicPartition, Slot> session = new LinkedHashMap<>();
     /** The full request whose partitions {@link #session} holds (a full request may be sent again as it is). */
     private FetchRequest sessionFullRequest;
-    private long round;
 
     private static final class Slot {
         FetchRequest.PartitionData data;
-        long round;
 
-        Slot(FetchRequest.PartitionData data, long round) {
+        Slot(FetchRequest.PartitionData data) {
             this.data = data;
-            this.round = round;
         }
     }
 
@@ -102,27 +99,30 @@ final class FetchSessionHandler {
         }
         session.clear();
         for (int i = 0; i < request.partitionCount(); i++) {
-            session.put(request.topicPartition(i), new Slot(request.partitionData(i), round));
+            session.put(request.topicPartition(i), new Slot(request.partitionData(i)));
         }
         sessionFullRequest = request;
         sessionBrokerEpoch = brokerEpoch;
     }
 
-    /** Starts an incremental fetch: each partition to fetch is {@link Incremental#add added}, then {@link Incremental#forgotten}. */
+    /**
+     * Starts an incremental fetch: each partition whose fetch data may have changed is
+     * {@link Incremental#add added}, each that left or is not ready is {@link Incremental#forget
+     * forgotten}, then {@link Incremental#forgotten} is called once; the partitions of the session
+     * neither added nor forgotten are fetched again with the data the session holds.
+     */
     Incremental incremental() {
         if (!(enabled && sessionId != FetchRequest.NO_SESSION_ID && nextEpoch > FetchRequest.INITIAL_EPOCH)) {
             throw new IllegalStateException("Fetch session with leader " + leaderId + " is not open; the next fetch is full");
         }
-        return new Incremental(++round);
+        return new Incremental();
     }
 
     /** One incremental fetch being built. */
     final class Incremental {
-        private final long buildRound;
-        private int seen;
+        private final List<TopicPartition> forgotten = new ArrayList<>();
 
-        private Incremental(long buildRound) {
-            this.buildRound = buildRound;
+        private Incremental() {
         }
 
         /**
@@ -132,13 +132,8 @@ final class FetchSessionHandler {
         boolean add(TopicPartition tp, FetchRequest.PartitionData data) {
             Slot slot = session.get(tp);
             if (slot == null) {
-                session.put(tp, new Slot(data, buildRound));
-                seen++;
+                session.put(tp, new Slot(data));
                 return true;
-            }
-            if (slot.round != buildRound) {
-                slot.round = buildRound;
-                seen++;
             }
             if (slot.data == data || slot.data.equals(data)) {
                 return false;
@@ -147,22 +142,19 @@ final class FetchSessionHandler {
             return true;
         }
 
-        /** The session's partitions not added to this fetch, which leave the session; call once, after every add. */
+        /** {@code tp} leaves the session (removed, not ready, failed), if it is in it. */
+        void forget(TopicPartition tp) {
+            if (session.remove(tp) != null) {
+                forgotten.add(tp);
+            }
+        }
+
+        /** The partitions forgotten by this fetch; call once, after every add and forget. */
         List<TopicPartition> forgotten() {
-            if (seen == session.size()) {
-                return List.of();
+            if (!forgotten.isEmpty()) {
+                sessionFullRequest = null;
             }
-            List<TopicPartition> out = new ArrayList<>();
-            var it = session.entrySet().iterator();
-            while (it.hasNext()) {
-                var e = it.next();
-                if (e.getValue().round != buildRound) {
-                    out.add(e.getKey());
-                    it.remove();
-                }
-            }
-            sessionFullRequest = null;
-            return out;
+            return List.copyOf(forgotten);
         }
 
         /** The session id and epoch this fetch carries. */
@@ -231,6 +223,11 @@ final class FetchSessionHandler {
     FetchRequest.PartitionData sessionData(TopicPartition tp) {
         Slot slot = session.get(tp);
         return slot == null ? null : slot.data;
+    }
+
+    /** How many partitions the leader's session holds. */
+    int sessionPartitionCount() {
+        return session.size();
     }
 
     /** The partitions the leader's session holds, in session order. */

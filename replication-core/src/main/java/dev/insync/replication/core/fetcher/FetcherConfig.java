@@ -69,14 +69,17 @@ public record FetcherConfig(int replicaId, int numFetchers, int fetchWaitMaxMs, 
         requirePositive("fetch request timeout", requestTimeoutMs);
     }
 
-    /** With fetch sessions as {@code insync.fetch.sessions.enabled} defaults (off, FET-7). */
+    /** Without fetch sessions (FET-7): every fetch full and sessionless, for the fetcher's own tests of FOL-n. */
     public FetcherConfig(int replicaId, int numFetchers, int fetchWaitMaxMs, int fetchMinBytes, int fetchMaxBytes,
                          int fetchResponseMaxBytes, long fetchBackoffMs, long requestTimeoutMs) {
         this(replicaId, numFetchers, fetchWaitMaxMs, fetchMinBytes, fetchMaxBytes, fetchResponseMaxBytes,
                 fetchBackoffMs, requestTimeoutMs, false);
     }
 
-    /** Kafka's defaults for broker {@code replicaId}. */
+    /**
+     * Kafka's defaults for broker {@code replicaId}, without fetch sessions (the fetcher's own tests of
+     * FOL-n); a broker's fetchers take {@link #from}, where sessions are on by default (FET-7).
+     */
     public static FetcherConfig defaults(int replicaId) {
         return new FetcherConfig(replicaId, DEFAULT_NUM_FETCHERS, DEFAULT_FETCH_WAIT_MAX_MS, DEFAULT_FETCH_MIN_BYTES,
                 DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_RESPONSE_MAX_BYTES, DEFAULT_FETCH_BACKOFF_MS,

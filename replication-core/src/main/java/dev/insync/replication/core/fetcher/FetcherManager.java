@@ -62,6 +62,7 @@ public final class FetcherManager {
     private final ReplicaTransport transport;
     private final LongSupplier brokerEpoch;
     private final FetcherListener listener;
+    private final LongSupplier localLogStartMoves;
 
     // Guarded by this. Sorted so iteration order (and so the simulator's history) is deterministic.
     private final Map<FetcherKey, ReplicaFetcher> fetchers = new TreeMap<>();
@@ -84,6 +85,17 @@ public final class FetcherManager {
      */
     public FetcherManager(FetcherConfig config, Scheduler scheduler, ReplicaTransport transport,
                           LongSupplier brokerEpoch, FetcherListener listener) {
+        this(config, scheduler, transport, brokerEpoch, listener, () -> 0L);
+    }
+
+    /**
+     * @param localLogStartMoves how many times a local log's start offset moved on this broker so far
+     *                           (lock-free; a fetch session's builds look at every partition once
+     *                           after it moved, FET-7)
+     */
+    public FetcherManager(FetcherConfig config, Scheduler scheduler, ReplicaTransport transport,
+                          LongSupplier brokerEpoch, FetcherListener listener, LongSupplier localLogStartMoves) {
+        this.localLogStartMoves = Objects.requireNonNull(localLogStartMoves, "localLogStartMoves");
         this.config = Objects.requireNonNull(config, "config");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.transport = Objects.requireNonNull(transport, "transport");
@@ -233,6 +245,6 @@ public final class FetcherManager {
         LOG.info("Broker {} starting fetcher {}", config.replicaId(), name);
         Executor executor = executors.computeIfAbsent(name, scheduler::newSerialExecutor);
         return new ReplicaFetcher(name, key.fetcherId(), key.leaderId(), config, scheduler, executor, transport,
-                brokerEpoch, listener);
+                brokerEpoch, listener, localLogStartMoves);
     }
 }

@@ -28,9 +28,12 @@ import dev.insync.replication.log.epoch.EpochEndOffset;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -83,6 +86,24 @@ public final class ReplicaFetcher {
     private boolean partitionsRemoved;
     /** FET-7: the fetch session with the leader (full or incremental fetches). */
     private final FetchSessionHandler session;
+    /**
+     * FET-7: the entries whose fetch state changed since an incremental build last looked at them
+     * (every {@link Entry#moveTo}, new entries, and delayed ones until they are ready), so that an
+     * idle incremental round looks at O(changed) entries, not at every partition (identity set).
+     */
+    private final Set<Entry> changed = new LinkedHashSet<>();
+    /** Partitions removed since the last incremental build: it forgets them. */
+    private final Set<TopicPartition> removedSinceBuild = new LinkedHashSet<>();
+    /** Entries in a truncating state: the only ones {@link #maybeTruncate} looks at (identity set). */
+    private final Set<Entry> truncating = new LinkedHashSet<>();
+    /**
+     * How many times a local log start offset moved on this broker (retention, DeleteRecords): the
+     * fetch data carries it, so when it moved every entry is looked at once. Lock-free.
+     */
+    private final LongSupplier localLogStartMoves;
+    private long localLogStartMovesSeen;
+    /** Entries looked at by incremental builds so far (tests: an idle round is O(changed)). */
+    private long examined;
     /** buildFetch's arrays, reused across rounds (the request copies them). */
     private TopicPartition[] requestPartitions = new TopicPartition[0];
     private FetchRequest.PartitionData[] requestData = new FetchRequest.PartitionData[0];
@@ -106,7 +127,7 @@ public final class ReplicaFetcher {
      * One followed partition, changed in place under the fetcher's monitor: an idle round (an
      * empty answer at the fetch offset, the same request again) allocates and writes nothing here.
      */
-    private static final class Entry {
+    private final class Entry {
         private static final long UNKNOWN = Long.MIN_VALUE;
 
         private final FollowerPartition partition;
@@ -126,6 +147,10 @@ public final class ReplicaFetcher {
         Entry(FollowerPartition partition, PartitionFetchState state) {
             this.partition = partition;
             this.state = state;
+            changed.add(this);
+            if (state.isTruncating()) {
+                truncating.add(this);
+            }
         }
 
         FollowerPartition partition() {
@@ -136,8 +161,15 @@ public final class ReplicaFetcher {
             return state;
         }
 
+        /** Every change of the fetch state: the next incremental build looks at this entry (FET-7). */
         void moveTo(PartitionFetchState next) {
             state = next;
+            changed.add(this);
+            if (next.isTruncating()) {
+                truncating.add(this);
+            } else {
+                truncating.remove(this);
+            }
         }
 
         /** The local log changed other than by an append at its end: apply the next answer in full. */
@@ -159,7 +191,9 @@ public final class ReplicaFetcher {
     }
 
     ReplicaFetcher(String name, int fetcherId, int leaderId, FetcherConfig config, Scheduler scheduler,
-                   Executor executor, ReplicaTransport transport, LongSupplier brokerEpoch, FetcherListener listener) {
+                   Executor executor, ReplicaTransport transport, LongSupplier brokerEpoch, FetcherListener listener,
+                   LongSupplier localLogStartMoves) {
+        this.localLogStartMoves = Objects.requireNonNull(localLogStartMoves, "localLogStartMoves");
         this.name = Objects.requireNonNull(name, "name");
         this.fetcherId = fetcherId;
         this.leaderId = leaderId;
@@ -217,6 +251,8 @@ public final class ReplicaFetcher {
                         init.currentLeaderEpoch(), latestEpoch, state);
                 if (current != null) {
                     current.replaced = true;
+                    changed.remove(current);
+                    truncating.remove(current);
                 }
                 partitions.put(tp, new Entry(init.partition(), fetchState));
                 LOG.info("{}Added partition {} at fetch offset {} in leader epoch {} ({})", logPrefix, tp,
@@ -235,6 +271,9 @@ public final class ReplicaFetcher {
                 removed.put(tp, e.state());
                 e.replaced = true;
                 partitionsRemoved = true;
+                changed.remove(e);
+                truncating.remove(e);
+                removedSinceBuild.add(tp);
             }
         }
         if (!removed.isEmpty()) {
@@ -397,7 +436,7 @@ public final class ReplicaFetcher {
         }
         // The answer arrives as a task of this fetcher's executor (on the in-memory network straight
         // from the leader's thread, without a stop on this broker's network thread).
-        transport.fetch(leaderId, request, executor,
+        transport.fetch(leaderId, fetcherId, request, executor,
                 (response, error) -> onResponse(requestId, request, response, error));
     }
 
@@ -414,16 +453,18 @@ public final class ReplicaFetcher {
 
     /** FOL-7: a log without epoch information is truncated to its HW (the initial fetch offset) first. */
     private void maybeTruncate(Outcome outcome) {
-        // Entries change in place: the map's structure does not change while iterating.
-        for (Map.Entry<TopicPartition, Entry> me : partitions.entrySet()) {
-            Entry e = me.getValue();
+        if (truncating.isEmpty()) {
+            return;
+        }
+        // Only the truncating entries (a copy: moving one out of the truncating state changes the set).
+        for (Entry e : List.copyOf(truncating)) {
             if (stopRequested) {
                 return;
             }
-            if (!e.state().isTruncating()) {
+            if (e.replaced || !e.state().isTruncating()) {
                 continue;
             }
-            TopicPartition tp = me.getKey();
+            TopicPartition tp = e.partition().topicPartition();
             try {
                 long offset = e.state().fetchOffset();
                 long hwBefore = e.partition().highWatermark();
@@ -463,6 +504,10 @@ public final class ReplicaFetcher {
         int sessionEpoch = session.fullFetchEpoch();
         boolean changed = partitionsRemoved || lastRequest == null || lastRequest.brokerEpoch() != epoch
                 || lastRequest.sessionId() != sessionId || lastRequest.sessionEpoch() != sessionEpoch;
+        // FET-7: a full request looks at every entry; an incremental build that may follow starts from
+        // what changes after it (and the delayed entries, until they are ready).
+        this.changed.clear();
+        removedSinceBuild.clear();
         int count = 0;
         for (Map.Entry<TopicPartition, Entry> me : partitions.entrySet()) {
             Entry e = me.getValue();
@@ -470,6 +515,9 @@ public final class ReplicaFetcher {
             if (!st.isReadyForFetch(nowMs)) {
                 changed |= e.sent != null;
                 e.sent = null;
+                if (st.state() instanceof FetchState.Delayed) {
+                    this.changed.add(e);
+                }
                 continue;
             }
             TopicPartition tp = me.getKey();
@@ -539,36 +587,62 @@ public final class ReplicaFetcher {
     }
 
     private FetchRequest buildIncrementalFetch(long nowMs, Outcome outcome, long epoch) {
-        int n = partitions.size();
+        FetchSessionHandler.Incremental incremental = session.incremental();
+        for (TopicPartition tp : removedSinceBuild) {
+            if (!partitions.containsKey(tp)) { // re-added meanwhile: its new entry is looked at below
+                incremental.forget(tp);
+            }
+        }
+        removedSinceBuild.clear();
+        // Only the entries whose state changed; every entry once after a local log start moved (its
+        // fetch data carries the log start offset).
+        long moves = localLogStartMoves.getAsLong();
+        Collection<Entry> look;
+        if (moves != localLogStartMovesSeen) {
+            localLogStartMovesSeen = moves;
+            look = List.copyOf(partitions.values());
+        } else {
+            look = new ArrayList<>(changed);
+        }
+        changed.clear();
+        int n = look.size();
         if (requestPartitions.length < n) {
             requestPartitions = new TopicPartition[n];
             requestData = new FetchRequest.PartitionData[n];
             requestEntries = new Entry[n];
         }
-        FetchSessionHandler.Incremental incremental = session.incremental();
         int count = 0;
-        int fetchable = 0;
-        for (Map.Entry<TopicPartition, Entry> me : partitions.entrySet()) {
-            Entry e = me.getValue();
+        for (Entry e : look) {
+            if (e.replaced) {
+                continue;
+            }
+            examined++;
+            TopicPartition tp = e.partition().topicPartition();
             PartitionFetchState st = e.state();
             if (!st.isReadyForFetch(nowMs)) {
                 e.sent = null;
+                incremental.forget(tp);
+                if (st.state() instanceof FetchState.Delayed) {
+                    changed.add(e); // looked at again each round until it is ready
+                }
                 continue;
             }
-            TopicPartition tp = me.getKey();
             long logStartOffset;
             try {
                 logStartOffset = e.partition().logStartOffset();
             } catch (RuntimeException ex) {
                 markFailed(tp, e, "reading the local log start offset failed: " + ex, ex, outcome);
                 e.sent = null;
+                incremental.forget(tp);
                 continue;
             }
             FetchRequest.PartitionData d = fetchData(e, st, logStartOffset);
             if (!(st.state() instanceof FetchState.Fetching)) {
-                e.moveTo(st.withState(FetchState.FETCHING));
+                e.state = st.withState(FetchState.FETCHING); // this build looked at it: not a change to look at
+                if (st.isTruncating()) {
+                    truncating.remove(e);
+                }
             }
-            fetchable++;
             if (incremental.add(tp, d)) {
                 requestPartitions[count] = tp;
                 requestData[count] = d;
@@ -579,13 +653,19 @@ public final class ReplicaFetcher {
         java.util.List<TopicPartition> forgotten = incremental.forgotten();
         // Full requests are rebuilt from scratch after the session ends.
         lastRequest = null;
-        if (fetchable == 0 && forgotten.isEmpty()) {
+        // Every ready entry is in the session (an entry leaves it only when a build finds it not ready).
+        if (session.sessionPartitionCount() == 0 && forgotten.isEmpty()) {
             return null;
         }
         return FetchRequest.follower(config.replicaId(), epoch)
                 .maxWaitMs(config.fetchWaitMaxMs()).minBytes(config.fetchMinBytes())
                 .maxBytes(config.fetchResponseMaxBytes()).partitions(requestPartitions, requestData, count)
                 .session(incremental.sessionId(), incremental.epoch()).forgotten(forgotten).build();
+    }
+
+    /** Entries looked at by incremental builds so far (tests, diagnostics). */
+    synchronized long examinedByIncrementalBuilds() {
+        return examined;
     }
 
     /** The partitions a fetch covered: those it named and, for one in a session, every one the session holds. */
@@ -832,6 +912,7 @@ public final class ReplicaFetcher {
         if (data.logStartOffset() >= 0 && (appended || data.logStartOffset() != e.appliedLeaderLogStartOffset)) {
             partition.maybeIncrementLogStartOffset(data.logStartOffset());
             e.appliedLeaderLogStartOffset = data.logStartOffset();
+            changed.add(e); // FET-7: the local log start, which the fetch data carries, may have moved
         }
         if (appended) {
             e.moveTo(fetchingAtLogEnd(e));

@@ -32,14 +32,18 @@ public interface ReplicaTransport {
     CompletionStage<FetchResponse> fetch(int leaderId, FetchRequest request);
 
     /**
-     * Sends {@code request} to broker {@code leaderId} and runs {@code onAnswer} with the response
-     * (or the failure) as a task of {@code executor}, the fetcher's own (a shut-down executor drops it). By default the answer is
-     * handed to {@code executor} from wherever {@link #fetch(int, FetchRequest)}'s stage completes
-     * (a network thread); a transport that delivers answers onto executors itself (the in-memory
-     * network) overrides this to deliver straight onto {@code executor}, one thread hand-off fewer
-     * per fetch. A failure to send at all is answered the same way, never thrown.
+     * Sends fetcher {@code fetcherId}'s {@code request} to broker {@code leaderId} and runs
+     * {@code onAnswer} with the response (or the failure) as a task of {@code executor}, the fetcher's
+     * own (a shut-down executor drops it). The request may name no partition at all: an idle round of
+     * a fetch session (FET-7) sends an empty incremental fetch, which the leader parks and answers with
+     * what changed. A transport that keeps one connection per (leader, fetcher) sends it over
+     * {@code fetcherId}'s connection, so that one fetcher's requests stay in order. By default the
+     * answer is handed to {@code executor} from wherever {@link #fetch(int, FetchRequest)}'s stage
+     * completes (a network thread); a transport that delivers answers onto executors itself (the
+     * in-memory network) overrides this to deliver straight onto {@code executor}, one thread hand-off
+     * fewer per fetch. A failure to send at all is answered the same way, never thrown.
      */
-    default void fetch(int leaderId, FetchRequest request, Executor executor,
+    default void fetch(int leaderId, int fetcherId, FetchRequest request, Executor executor,
                        BiConsumer<FetchResponse, Throwable> onAnswer) {
         CompletionStage<FetchResponse> stage;
         try {

@@ -23,9 +23,12 @@ import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What a leader remembers of one follower fetcher's fetch session (Kafka's KIP-227, FET-7): the
@@ -43,6 +46,15 @@ import java.util.Map;
  * ISR-1 looks at ({@code ReplicaState#isCaughtUp}: LEO equal to the leader's), so skipping changes no
  * ISR decision; a follower outside the ISR is read on every fetch so that ISR-2 may add it back.
  *
+ * <p><b>Only what changed is looked at.</b> The session keeps its partitions that are not idle
+ * ({@code active}); a read of the session goes over those alone, so an idle round of a session of
+ * n partitions costs O(changed), not O(n). An idle partition becomes active again only when told:
+ * {@link #leaveIdle} (its LEO is about to move, its HW rose, it changed role or storage), a fetch
+ * naming it, or {@link #recheck} (its log start moved, its metadata or ISR changed), after which the
+ * next read looks at it once with {@link #isStillIdle}. ISR-1 needs no per-round bookkeeping for the
+ * idle ones: their skipped fetches are all at the session's {@code lastFetchTimeMs}, recorded once
+ * when they leave the idle state.
+ *
  * <p><b>Dirty partitions</b> had something happen that a parked fetch of the session should look
  * at (an append, a leadership or storage change): its next wake reads them.
  *
@@ -58,6 +70,12 @@ final class FetchSession {
     // Guarded by this.
     private final Map<TopicPartition, SessionPartition> partitions = new LinkedHashMap<>();
     private final List<SessionPartition> dirty = new ArrayList<>();
+    /** The partitions that are not idle, the only ones a read goes over, in session order. */
+    private final Set<SessionPartition> active = new TreeSet<>(Comparator.comparingLong(sp -> sp.order));
+    /** Idle partitions told of a change that {@link #isStillIdle} decides on at the next read. */
+    private final List<SessionPartition> rechecks = new ArrayList<>();
+    /** Partitions looked at by reads of this session so far (tests: an idle round is O(changed)). */
+    private long examined;
     private int nextEpoch = 1;
     private long lastUsedMs;
     /** When the latest fetch of the session was accepted: the time of the skipped partitions' fetches. */
@@ -86,6 +104,7 @@ final class FetchSession {
         /** Raised by every change, so that a read racing a change does not mark it idle. */
         private long version;
         private boolean dirty;
+        private boolean recheck;
         /** See the class comment; the fields below describe the read that made it idle. */
         private boolean idle;
         private Partition idlePartition;
@@ -196,13 +215,14 @@ final class FetchSession {
     synchronized boolean put(TopicPartition tp, FetchRequest.PartitionData data) {
         SessionPartition sp = partitions.get(tp);
         if (sp == null) {
-            partitions.put(tp, new SessionPartition(tp, insertions++, data));
+            sp = new SessionPartition(tp, insertions++, data);
+            partitions.put(tp, sp);
+            active.add(sp);
             return true;
         }
         sp.data = data;
         sp.version++;
-        sp.idle = false;
-        sp.idlePartition = null;
+        activate(sp);
         return false;
     }
 
@@ -214,6 +234,7 @@ final class FetchSession {
         }
         sp.version++;
         IdleFetch f = endIdle(sp);
+        active.remove(sp);
         return f != null ? f : NOT_IDLE;
     }
 
@@ -240,17 +261,40 @@ final class FetchSession {
         return endIdle(sp);
     }
 
+    /**
+     * {@code tp} changed in a way that may end its idle state without moving its LEO (its log start
+     * moved, its metadata or ISR changed): the next read of the session looks at it once.
+     */
+    synchronized void recheck(TopicPartition tp) {
+        SessionPartition sp = partitions.get(tp);
+        if (sp != null && sp.idle && !sp.recheck) {
+            sp.recheck = true;
+            rechecks.add(sp);
+        }
+    }
+
+    /** Partitions looked at by the reads of this session so far (tests, diagnostics). */
+    synchronized long examined() {
+        return examined;
+    }
+
     /** Whether the session holds {@code tp}. */
     synchronized boolean holds(TopicPartition tp) {
         return partitions.containsKey(tp);
+    }
+
+    /** Ends {@code sp}'s idle state, if any, without a deferred record: it is read next. */
+    private void activate(SessionPartition sp) {
+        sp.idle = false;
+        sp.idlePartition = null;
+        active.add(sp);
     }
 
     private IdleFetch endIdle(SessionPartition sp) {
         if (!sp.idle) {
             return null;
         }
-        sp.idle = false;
-        sp.idlePartition = null;
+        activate(sp);
         return new IdleFetch(sp.topicPartition, replicaId, sp.idleLeaderEpoch, sp.data.fetchOffset(),
                 sp.data.logStartOffset(), lastFetchTimeMs, brokerEpoch);
     }
@@ -275,6 +319,7 @@ final class FetchSession {
         if (dirtyOnly) {
             for (SessionPartition sp : dirty) {
                 sp.dirty = false;
+                examined++;
                 if (partitions.get(sp.topicPartition) == sp) {
                     out.add(readOf(sp, hosted.partition(sp.topicPartition)));
                 }
@@ -289,15 +334,22 @@ final class FetchSession {
         for (TopicPartition tp : named) {
             SessionPartition sp = partitions.get(tp);
             if (sp != null) {
-                sp.idle = false; // read below whatever its state
-                sp.idlePartition = null;
+                activate(sp); // read below whatever its state
             }
         }
-        for (SessionPartition sp : partitions.values()) {
-            Partition current = hosted.partition(sp.topicPartition);
-            if (!(sp.idle && isStillIdle(sp, current))) {
-                out.add(readOf(sp, current));
+        for (SessionPartition sp : rechecks) {
+            sp.recheck = false;
+            examined++;
+            if (sp.idle && partitions.get(sp.topicPartition) == sp
+                    && !isStillIdle(sp, hosted.partition(sp.topicPartition))) {
+                // Changed since it went idle: read now, and its skipped fetches recorded by the read (FET-4).
+                activate(sp);
             }
+        }
+        rechecks.clear();
+        for (SessionPartition sp : active) { // in session order, as a full fetch reads them
+            examined++;
+            out.add(readOf(sp, hosted.partition(sp.topicPartition)));
         }
         return out;
     }
@@ -339,6 +391,7 @@ final class FetchSession {
                 && answer.logEndOffset() == read.data().fetchOffset();
         if (caughtUp && mayIdle && read.leaderEpochBefore() >= 0) {
             sp.idle = true;
+            active.remove(sp);
             sp.idlePartition = partition;
             // The epochs from before the read: if they moved during it, the partition is not idle next time.
             sp.idleLeaderEpoch = read.leaderEpochBefore();
@@ -349,8 +402,7 @@ final class FetchSession {
             return null;
         }
         if (recorded) {
-            sp.idle = false;
-            sp.idlePartition = null;
+            activate(sp);
             return null;
         }
         return endIdle(sp);

@@ -66,9 +66,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
@@ -132,6 +134,13 @@ public final class ReplicaManager {
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
     /** FET-7: the followers' fetch sessions this broker keeps as a leader; null when sessions are off. */
     private final FetchSessionCache fetchSessions;
+    /**
+     * FET-7: partitions whose leader log start moved (retention, DeleteRecords), noted by the log's
+     * listener under its lock; the next session fetch has the sessions holding them re-check them.
+     */
+    private final Queue<TopicPartition> logStartMoves = new ConcurrentLinkedQueue<>();
+    /** FET-7: log start moves of any hosted log so far; the follower's session builds look at every partition after one. */
+    private final LongAdder localLogStartMoves = new LongAdder();
     /**
      * Raised after every creation or removal in {@link #partitions} (under the state-change lock):
      * a parked fetch's recorded Partition objects are still the hosted ones while it is unchanged.
@@ -206,7 +215,7 @@ public final class ReplicaManager {
         this.producePurgatory = DelayedOperationPurgatory.create("Produce-" + brokerId, scheduler, backgroundExecutor);
         this.fetchPurgatory = DelayedOperationPurgatory.create("Fetch-" + brokerId, scheduler, backgroundExecutor);
         this.fetcherManager = new FetcherManager(FetcherConfig.from(brokerId, config), scheduler, transport,
-                brokerEpoch, new FollowerEvents());
+                brokerEpoch, new FollowerEvents(), localLogStartMoves::sum);
         this.fetchSessions = config.fetchSessionsEnabled()
                 ? new FetchSessionCache(config.fetchSessionCacheSlots(), FetchSessionCache.DEFAULT_EVICTION_MS) : null;
         this.logFlusher = new LogFlusher(scheduler.newSerialExecutor("LogFlusher-" + brokerId), new FlushEvents());
@@ -648,7 +657,7 @@ public final class ReplicaManager {
             named.add(tp);
         }
         SessionFetch fetch = new SessionFetch(session, request, form, named);
-        boolean satisfied = fetch.read(session.reads(named, false, partitions::get), nowMs, true);
+        boolean satisfied = fetch.read(sessionReads(session, named), nowMs, true);
         CompletableFuture<FetchResponse> future = new CompletableFuture<>();
         if (satisfied || request.maxWaitMs() <= 0 || session.size() == 0 || shutDown) {
             future.complete(fetch.response());
@@ -766,7 +775,9 @@ public final class ReplicaManager {
                     // PRO-4: the HW rose; parked follower fetches do not wait for it, consumers' may.
                     completeProducesUpToHighWatermark(partition.topicPartition(), partition);
                     fetchPurgatory.checkAndComplete(partition.topicPartition());
-                    wakeFetchSessions(partition.topicPartition());
+                    // This fetch's own answer already carries the new HW: only the other sessions are told
+                    // (marking it here made its own park re-read the partition it had just read).
+                    wakeFetchSessions(partition.topicPartition(), session);
                 }
             }
             return satisfied;
@@ -774,7 +785,7 @@ public final class ReplicaManager {
 
         /** A parked fetch ends (satisfied or expired): every partition not idle is read again, then answered. */
         FetchResponse finish() {
-            read(session.reads(List.of(), false, partitions::get), scheduler.time().milliseconds(), false);
+            read(sessionReads(session, List.of()), scheduler.time().milliseconds(), false);
             return response();
         }
 
@@ -827,6 +838,28 @@ public final class ReplicaManager {
         }
     }
 
+    /**
+     * What a fetch of {@code session} reads (FET-7): the partitions it named and the session's active
+     * ones, after the log start moves noted since the last fetch are handed to the sessions holding
+     * those partitions to re-check.
+     */
+    private List<FetchSession.PartitionRead> sessionReads(FetchSession session, List<TopicPartition> named) {
+        for (TopicPartition tp; (tp = logStartMoves.poll()) != null; ) {
+            recheckFetchSessions(tp);
+        }
+        return session.reads(named, false, partitions::get);
+    }
+
+    /** FET-7: {@code tp} changed without its LEO moving; sessions holding it look at it at their next read. */
+    private void recheckFetchSessions(TopicPartition tp) {
+        if (fetchSessions == null) {
+            return;
+        }
+        for (FetchSession session : fetchSessions.sessionsOf(tp)) {
+            session.recheck(tp);
+        }
+    }
+
     /** FET-4 for an idle session partition's skipped fetches (see {@link FetchSession}). */
     private void applyIdleFetch(FetchSession.IdleFetch f) {
         if (f == FetchSession.NOT_IDLE) {
@@ -857,10 +890,18 @@ public final class ReplicaManager {
      * holding it read it at the next wake of their parked fetch, which is woken now.
      */
     private void wakeFetchSessions(TopicPartition tp) {
+        wakeFetchSessions(tp, null);
+    }
+
+    /** {@link #wakeFetchSessions(TopicPartition)} of every session but {@code reading}, whose fetch is reading {@code tp}. */
+    private void wakeFetchSessions(TopicPartition tp, FetchSession reading) {
         if (fetchSessions == null) {
             return;
         }
         for (FetchSession session : fetchSessions.sessionsOf(tp)) {
+            if (session == reading) {
+                continue;
+            }
             FetchSession.IdleFetch f = session.leaveIdle(tp, true);
             if (f != null) {
                 applyIdleFetch(f);
@@ -995,6 +1036,7 @@ public final class ReplicaManager {
                 // PRO-4: the HW rose; parked follower fetches do not wait for it, consumers' may.
                 completeProducesUpToHighWatermark(partition.topicPartition(), partition);
                 fetchPurgatory.checkAndComplete(partition.topicPartition());
+                wakeFetchSessions(partition.topicPartition()); // FET-7: sessions tell their followers the new HW
             }
         }
         boolean satisfied = satisfiedByState || bytesReadable >= request.minBytes();
@@ -1080,6 +1122,8 @@ public final class ReplicaManager {
         }
         // Outside the state lock: waiting acks=all of partitions no longer led here end now.
         toWake.forEach(this::wakePurgatories);
+        // FET-7: an idle session partition whose registration changed (ISR, epochs) is looked at again.
+        delta.partitions().forEach(r -> recheckFetchSessions(r.topicPartition()));
         // §9: a disk failure met while changing a partition's role (the epoch checkpoint a new leader
         // writes, say) takes its directory offline, as anywhere else; the rest of the delta is applied.
         storageFailures.forEach(this::onStorageFailure);
@@ -1179,6 +1223,14 @@ public final class ReplicaManager {
         logDirOfPartition.put(tp, dir);
         // LOG-11 group commit: leader appends leave due flushes to the LogFlusher (follower appends still flush).
         log.setLeaderFlushDeferred(true);
+        if (config.fetchSessionsEnabled()) {
+            log.setLogStartOffsetListener(() -> {
+                localLogStartMoves.increment();
+                if (fetchSessions != null && fetchSessions.sessionsOf(tp).length > 0) { // lock-free
+                    logStartMoves.add(tp);
+                }
+            });
+        }
         Partition partition = new Partition(LocalLog.of(log), topicConfigs.minInsyncReplicas(tp.topic()),
                 partitionSettings);
         partitions.put(tp, partition);
@@ -1520,11 +1572,13 @@ public final class ReplicaManager {
 
         @Override
         public void onIsrShrink(TopicPartition tp) {
+            recheckFetchSessions(tp); // FET-7: a committed ISR change ends no idle state by itself
             metrics.isrShrink(tp);
         }
 
         @Override
         public void onIsrExpand(TopicPartition tp) {
+            recheckFetchSessions(tp);
             metrics.isrExpand(tp);
         }
 

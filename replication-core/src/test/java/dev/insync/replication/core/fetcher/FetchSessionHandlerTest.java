@@ -50,9 +50,17 @@ class FetchSessionHandlerTest {
         return r;
     }
 
-    /** The incremental fetch the handler builds for these partitions (all ready). */
+    /**
+     * The incremental fetch the handler builds for these partitions (all ready): as the fetcher does,
+     * the session's partitions no longer fetched are forgotten, then these are added.
+     */
     private static FetchRequest incremental(FetchSessionHandler h, Map<TopicPartition, FetchRequest.PartitionData> parts) {
         FetchSessionHandler.Incremental inc = h.incremental();
+        for (TopicPartition tp : h.sessionPartitions()) {
+            if (!parts.containsKey(tp)) {
+                inc.forget(tp);
+            }
+        }
         FetchRequest.Builder b = FetchRequest.follower(2, EPOCH);
         parts.forEach((tp, d) -> {
             if (inc.add(tp, d)) {

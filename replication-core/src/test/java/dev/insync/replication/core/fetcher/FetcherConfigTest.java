@@ -40,16 +40,18 @@ class FetcherConfigTest {
                 "replica.fetch.backoff.ms", 200,
                 "request.timeout.ms", 9000));
         FetcherConfig c = FetcherConfig.from(5, broker);
-        assertThat(c).isEqualTo(new FetcherConfig(5, 3, 250, 7, 4096, 65536, 200, 9000));
+        assertThat(c).isEqualTo(new FetcherConfig(5, 3, 250, 7, 4096, 65536, 200, 9000, true));
         assertThat(c.lostResponseTimeoutMs()).isEqualTo(9250);
     }
 
     @Test
-    @DisplayName("FOL-1 Kafka's defaults: one fetcher, 500 ms wait, 1 MiB per partition, 10 MiB per response, 1 s backoff")
+    @DisplayName("FOL-1 FET-7 Kafka's defaults: one fetcher, 500 ms wait, 1 MiB per partition, 10 MiB per response, 1 s backoff,"
+            + " fetch sessions on")
     void defaults() {
         assertThat(FetcherConfig.from(1, ReplicationConfig.defaults()))
-                .isEqualTo(FetcherConfig.defaults(1))
-                .isEqualTo(new FetcherConfig(1, 1, 500, 1, 1_048_576, 10_485_760, 1000, 30_000));
+                .isEqualTo(new FetcherConfig(1, 1, 500, 1, 1_048_576, 10_485_760, 1000, 30_000, true));
+        assertThat(FetcherConfig.defaults(1)).as("the fetcher tests' sessionless defaults")
+                .isEqualTo(new FetcherConfig(1, 1, 500, 1, 1_048_576, 10_485_760, 1000, 30_000, false));
     }
 
     @Test

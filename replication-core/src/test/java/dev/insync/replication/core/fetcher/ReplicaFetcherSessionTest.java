@@ -172,4 +172,42 @@ class ReplicaFetcherSessionTest extends FetcherTestSupport {
         assertThat(back.partitions().get(DIV0).fetchOffset()).isEqualTo(5);
         assertThat(List.copyOf(back.partitions().keySet())).containsExactly(DIV0);
     }
+
+    @Test
+    @DisplayName("FET-7 FOL-3 an idle incremental round of a 1,000-partition fetcher looks at no partition, and a round"
+            + " after one partition got records looks at that one alone (O(changed), not O(n))")
+    void fet7IdleRoundLooksOnlyAtChangedPartitions() {
+        Map<TopicPartition, InitialFetchState> add = new LinkedHashMap<>();
+        Map<TopicPartition, FakeFollowerPartition> parts = new LinkedHashMap<>();
+        for (int p = 0; p < 1000; p++) {
+            TopicPartition tp = new TopicPartition("many", p);
+            FakeFollowerPartition fp = new FakeFollowerPartition(tp).withBatches(batch(0, 4, 0));
+            fp.highWatermark = 5;
+            parts.put(tp, fp);
+            add.put(tp, follow(fp, 1, 0));
+        }
+        manager.addFetcherForPartitions(add);
+        scheduler.runReady();
+        assertThat(last().partitions()).hasSize(1000);
+        Map<TopicPartition, FetchResponse.PartitionData> all = new LinkedHashMap<>();
+        parts.keySet().forEach(tp -> all.put(tp, data(5, 0, 5, records())));
+        answer(new FetchResponse(Errors.NONE, all, SESSION));
+        ReplicaFetcher fetcher = manager.fetchers().get(0);
+
+        long examined = fetcher.examinedByIncrementalBuilds();
+        answer(inSession(Map.of()));
+        FetchRequest idle = last();
+        assertThat(idle.isIncremental()).isTrue();
+        assertThat(idle.partitions()).isEmpty();
+        assertThat(fetcher.examinedByIncrementalBuilds() - examined).as("an idle round").isZero();
+
+        TopicPartition changed = new TopicPartition("many", 417);
+        examined = fetcher.examinedByIncrementalBuilds();
+        answer(inSession(Map.of(changed, data(5, 0, 8, records(batch(5, 7, 0))))));
+        assertThat(parts.get(changed).logEndOffset).isEqualTo(8);
+        FetchRequest next = last();
+        assertThat(next.partitions().keySet()).containsExactly(changed);
+        assertThat(next.partitions().get(changed).fetchOffset()).isEqualTo(8);
+        assertThat(fetcher.examinedByIncrementalBuilds() - examined).as("a round with one changed partition").isEqualTo(1);
+    }
 }

@@ -348,4 +348,111 @@ class ReplicaManagerFetchSessionTest {
         assertThat(done(rm(1).fetch(open(3, 1L, 0, offsets(REP0, 0)))).sessionId())
                 .as("a leader with sessions off declines").isEqualTo(FetchRequest.NO_SESSION_ID);
     }
+
+    private List<TestCluster.DeliveredFetch> fetchesOf(int replicaId) {
+        synchronized (cluster.deliveredFetches) {
+            return cluster.deliveredFetches.stream().filter(f -> f.replicaId() == replicaId).toList();
+        }
+    }
+
+    @Test
+    @DisplayName("ISR-1 FET-7 FET-4 a follower frozen right after its last fetch of an idle session partition leaves the ISR"
+            + " no sooner than replica.lag.time.max.ms after that fetch, and within 1.5 times it; its idle rounds stay"
+            + " incremental")
+    void isr1Fet7FrozenIdleFollowerLeavesIsrNoSoonerThanLagAfterItsLastFetch() {
+        long lagMs = 1000;
+        cluster(ReplicationConfig.builder().replicaLagTimeMaxMs(lagMs).fetchSessionsEnabled(true).build(), 1, 2, 3);
+        cluster.setPartition(REP0, List.of(1, 2, 3), List.of(1, 2, 3), 1, 0, 0);
+        cluster.run(0);
+        rm(1).produce(Map.of(REP0, records("a", "b")), Acks.ALL, 30_000);
+        cluster.run(2000);
+        assertThat(partition(3, REP0).highWatermark()).isEqualTo(2);
+        int fetchesBefore = fetchesOf(3).size();
+        cluster.run(3000); // idle rounds: the partition is not read, each fetch is an empty incremental one
+        List<TestCluster.DeliveredFetch> idle = fetchesOf(3).subList(fetchesBefore, fetchesOf(3).size());
+        assertThat(idle).as("idle rounds of follower 3").hasSizeGreaterThan(3)
+                .allSatisfy(f -> assertThat(f.incremental()).as("an idle session never falls back to full fetches").isTrue());
+
+        // Freeze follower 3 right after the leader accepted one of its fetches: its last caught-up fetch.
+        int seen = fetchesOf(3).size();
+        for (int i = 0; i < 2000 && fetchesOf(3).size() == seen; i++) {
+            cluster.run(1);
+        }
+        long lastFetchMs = fetchesOf(3).get(fetchesOf(3).size() - 1).atMs();
+        cluster.unreachable.add(3);
+        rm(1).produce(Map.of(REP0, records("c")), Acks.LEADER, 30_000);
+        assertThat(partition(1, REP0).remoteReplicaState(3).orElseThrow().lastCaughtUpTimeMs())
+                .as("FET-4: the skipped fetch is recorded with its own time before the LEO moves").isEqualTo(lastFetchMs);
+
+        long shrunkAtMs = -1;
+        for (int i = 0; i < 3000 && shrunkAtMs < 0; i++) {
+            cluster.run(1);
+            if (cluster.alterRequests.stream().flatMap(r -> r.items().stream())
+                    .anyMatch(item -> item.topicPartition().equals(REP0) && !item.newIsrIds().contains(3))) {
+                shrunkAtMs = cluster.scheduler.time().milliseconds();
+            }
+        }
+        assertThat(shrunkAtMs).as("the shrink was proposed").isPositive();
+        assertThat(shrunkAtMs - lastFetchMs).as("ISR-1: lag is time since the last caught-up fetch")
+                .isGreaterThan(lagMs).isLessThanOrEqualTo(lagMs * 3 / 2 + 1);
+    }
+
+    @Test
+    @DisplayName("FET-7 an idle round of a 1,000-partition session looks at no partition, and a round with one changed"
+            + " partition looks at that one alone (O(changed), not O(n))")
+    void fet7IdleRoundExaminesOnlyChangedPartitions() {
+        cluster(defaults(), 1);
+        Map<TopicPartition, Long> all = new LinkedHashMap<>();
+        for (int p = 0; p < 1000; p++) {
+            TopicPartition tp = new TopicPartition("many", p);
+            cluster.setPartition(tp, List.of(1, 2), List.of(1, 2), 1, 0, 0);
+            all.put(tp, 0L);
+        }
+        int session = done(rm(1).fetch(open(2, 1L, 0, all))).sessionId();
+        FetchSession s = rm(1).fetchSession(session);
+        assertThat(done(rm(1).fetch(incremental(2, 1L, session, 1, 0, Map.of(), List.of()))).partitions()).isEmpty();
+
+        long examined = s.examined();
+        assertThat(done(rm(1).fetch(incremental(2, 1L, session, 2, 0, Map.of(), List.of()))).partitions()).isEmpty();
+        assertThat(s.examined() - examined).as("an idle round").isZero();
+
+        TopicPartition changed = new TopicPartition("many", 417);
+        rm(1).produce(Map.of(changed, records("x")), Acks.LEADER, 30_000);
+        examined = s.examined();
+        FetchResponse r = done(rm(1).fetch(incremental(2, 1L, session, 3, 0, Map.of(), List.of())));
+        assertThat(r.partitions().keySet()).containsExactly(changed);
+        assertThat(s.examined() - examined).as("a round with one changed partition").isEqualTo(1);
+
+        // A log start move is not an append: the log tells the session, which looks at that partition alone.
+        FetchResponse acked = done(rm(1).fetch(incremental(2, 1L, session, 4, 0, offsets(changed, 1), List.of())));
+        assertThat(acked.partitions().get(changed).highWatermark()).isEqualTo(1);
+        assertThat(done(rm(1).fetch(incremental(2, 1L, session, 5, 0, Map.of(), List.of()))).partitions()).isEmpty();
+        rm(1).logDirectory().log(changed).orElseThrow().deleteRecordsBefore(1);
+        examined = s.examined();
+        FetchResponse moved = done(rm(1).fetch(incremental(2, 1L, session, 6, 0, Map.of(), List.of())));
+        assertThat(moved.partitions().keySet()).containsExactly(changed);
+        assertThat(moved.partitions().get(changed).logStartOffset()).isEqualTo(1);
+        assertThat(s.examined() - examined).as("the re-check and the read of that one").isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("FET-7 FET-5 PRO-4 a follower fetch that raises the HW and then parks reads the partition once: its own"
+            + " answer carries the new HW, so only the other sessions are woken")
+    void fet7FetchRaisingTheHwReadsOnce() {
+        int session = openSessionOfFollower2(List.of(1, 2));
+        rm(1).produce(Map.of(REP0, records("a")), Acks.LEADER, 30_000);
+        assertThat(done(rm(1).fetch(incremental(2, 1L, session, 1, 0, Map.of(), List.of()))).partitions())
+                .containsOnlyKeys(REP0);
+        long reads = rm(1).partitionReads();
+        CompletableFuture<FetchResponse> parked = rm(1).fetch(incremental(2, 1L, session, 2, 500, offsets(REP0, 1),
+                List.of()));
+        assertThat(partition(1, REP0).highWatermark()).isEqualTo(1);
+        assertThat(parked).isNotDone();
+        assertThat(rm(1).partitionReads() - reads).as("read once, not again when it parked").isEqualTo(1);
+        cluster.run(500);
+        FetchResponse expired = done(parked);
+        assertThat(expired.partitions().keySet()).containsExactly(REP0);
+        assertThat(expired.partitions().get(REP0).highWatermark()).isEqualTo(1);
+        assertThat(rm(1).partitionReads() - reads).as("nor when it expired").isEqualTo(1);
+    }
 }

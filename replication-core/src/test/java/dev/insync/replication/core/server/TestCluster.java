@@ -64,6 +64,8 @@ final class TestCluster {
     final Map<TopicPartition, PartitionRegistration> registrations = new LinkedHashMap<>();
     final Map<Integer, InMemoryReplicationMetrics> metrics = new TreeMap<>();
     final List<AlterPartitionRequest> alterRequests = new ArrayList<>();
+    /** Every fetch the transport delivered to a leader, in order. */
+    final List<DeliveredFetch> deliveredFetches = java.util.Collections.synchronizedList(new ArrayList<>());
     /** Every {@link LogDirFailureListener} call of every broker: {@code "<id> offline <dir name> <partitions>"} or {@code "<id> none online"}. */
     final List<String> logDirEvents = java.util.Collections.synchronizedList(new ArrayList<>());
     private final Executor controllerExecutor = scheduler.newSerialExecutor("controller");
@@ -93,9 +95,15 @@ final class TestCluster {
             if (leader == null || unreachable.contains(leaderId) || unreachable.contains(request.replicaId())) {
                 return CompletableFuture.failedFuture(new IOException("broker " + leaderId + " unreachable"));
             }
+            deliveredFetches.add(new DeliveredFetch(request.replicaId(), scheduler.time().milliseconds(),
+                    request.isIncremental()));
             return leader.fetch(request);
         }
     };
+
+    /** A fetch of {@code replicaId} the leader received at {@code atMs}; {@code incremental}: in a session (FET-7). */
+    record DeliveredFetch(int replicaId, long atMs, boolean incremental) {
+    }
 
     final ControllerChannel controller = new ControllerChannel() {
         @Override

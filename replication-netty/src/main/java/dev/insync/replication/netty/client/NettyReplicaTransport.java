@@ -71,13 +71,21 @@ public final class NettyReplicaTransport implements ReplicaTransport, AutoClosea
         this.client = Objects.requireNonNull(client, "client");
     }
 
+    /**
+     * Sends {@code request} over the connection of the fetcher its first partition belongs to
+     * ({@link FetcherManager#fetcherId}); a request naming no partition has no fetcher to go by and is
+     * refused: fetchers send through {@link #fetch(int, int, FetchRequest, Executor, BiConsumer)}.
+     */
     @Override
     public CompletionStage<FetchResponse> fetch(int leaderId, FetchRequest request) {
         if (request.partitionCount() == 0) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("Fetch to broker " + leaderId
-                    + " without partitions"));
+                    + " without partitions and without a fetcher id"));
         }
-        int fetcherId = FetcherManager.fetcherId(request.topicPartition(0), numReplicaFetchers);
+        return send(leaderId, FetcherManager.fetcherId(request.topicPartition(0), numReplicaFetchers), request);
+    }
+
+    private CompletionStage<FetchResponse> send(int leaderId, int fetcherId, FetchRequest request) {
         ClientConnection connection = connections.computeIfAbsent(new ConnectionKey(leaderId, fetcherId), k -> {
             String name = FetcherManager.fetcherName(fetcherId, leaderId) + "@broker-" + localBrokerId;
             return client.connection(name, () -> addresses.address(leaderId), "broker-" + localBrokerId
@@ -87,25 +95,25 @@ public final class NettyReplicaTransport implements ReplicaTransport, AutoClosea
     }
 
     /**
-     * With {@code insync.network.inline.handlers} (the default) the fetcher takes its answer on the
+     * Over fetcher {@code fetcherId}'s connection to {@code leaderId}, also for a request naming no
+     * partition (an idle incremental fetch of a fetch session, FET-7: refusing it made every idle
+     * round fail, back off and reopen the session with a full fetch).
+     *
+     * <p>With {@code insync.network.inline.handlers} (the default) the fetcher takes its answer on the
      * event loop that read it: it appends and sends its next fetch (FET-4's ack of what it appended)
      * from there, instead of waking its own thread, which would then wake the event loop again to
      * write. Without it, the answer is a task of the fetcher's executor.
      */
     @Override
-    public void fetch(int leaderId, FetchRequest request, Executor executor,
+    public void fetch(int leaderId, int fetcherId, FetchRequest request, Executor executor,
                       BiConsumer<FetchResponse, Throwable> onAnswer) {
-        if (!client.config().inlineHandlers()) {
-            ReplicaTransport.super.fetch(leaderId, request, executor, onAnswer);
-            return;
-        }
         CompletableFuture<FetchResponse> answer;
         try {
-            answer = fetch(leaderId, request).toCompletableFuture();
+            answer = send(leaderId, fetcherId, request).toCompletableFuture();
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
-        if (answer.isDone()) {
+        if (!client.config().inlineHandlers() || answer.isDone()) {
             // Refused at once (backing off, no address): never call back into the fetcher while it sends.
             answer.whenComplete((response, error) -> {
                 try {

@@ -16,8 +16,10 @@
 
 package dev.insync.replication.netty.client;
 
+import dev.insync.replication.core.fetcher.FetcherManager;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
+import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.netty.ManualScheduler;
 import dev.insync.replication.netty.RecordingReplicaService;
@@ -69,6 +71,10 @@ class NettyReplicaTransportTest {
     }
 
     private void start(boolean inline) {
+        start(inline, 1);
+    }
+
+    private void start(boolean inline, int numReplicaFetchers) {
         NetworkConfig config = NetworkConfig.builder().numNetworkThreads(1).numIoThreads(1).inlineHandlers(inline).build();
         server = NettyServer.builder().name("leader").bindAddress(new InetSocketAddress("127.0.0.1", 0))
                 .config(config).scheduler(scheduler)
@@ -77,7 +83,7 @@ class NettyReplicaTransportTest {
                 .build();
         InetSocketAddress address = server.start();
         client = new NetworkClient("follower-loop", config, Optional.empty(), scheduler, 1, new Random(7));
-        transport = new NettyReplicaTransport(2, 1, leaderId -> Optional.of(address), client);
+        transport = new NettyReplicaTransport(2, numReplicaFetchers, leaderId -> Optional.of(address), client);
     }
 
     private static FetchRequest fetch() {
@@ -93,7 +99,7 @@ class NettyReplicaTransportTest {
             t.start();
         };
         CompletableFuture<String> thread = new CompletableFuture<>();
-        transport.fetch(1, fetch(), fetcherExecutor, (FetchResponse response, Throwable error) -> {
+        transport.fetch(1, 0, fetch(), fetcherExecutor, (FetchResponse response, Throwable error) -> {
             if (error != null) {
                 thread.completeExceptionally(error);
             } else {
@@ -119,5 +125,37 @@ class NettyReplicaTransportTest {
         AtomicInteger tasks = new AtomicInteger();
         assertThat(answerThread(tasks)).isEqualTo("fetcher-thread");
         assertThat(tasks).hasValue(1);
+    }
+
+    @Test
+    @DisplayName("FET-7 an idle incremental fetch naming no partition is sent over its fetcher's connection and answered"
+            + " (refused before: every idle session round failed, backed off and reopened the session)")
+    void fet7EmptyIncrementalFetchIsSentOverTheFetchersConnection() throws Exception {
+        start(true, 2);
+        int fetcherId = FetcherManager.fetcherId(REP0, 2);
+        FetchRequest opening = FetchRequest.follower(2, 1L).maxWaitMs(0)
+                .session(FetchRequest.NO_SESSION_ID, FetchRequest.INITIAL_EPOCH)
+                .partition(REP0, new FetchRequest.PartitionData(0, 0, 1000, OptionalInt.of(0), OptionalInt.empty()))
+                .build();
+        FetchRequest idle = FetchRequest.follower(2, 1L).maxWaitMs(0).session(7, 1).build();
+        assertThat(idle.partitionCount()).isZero();
+        Executor direct = Runnable::run;
+        for (FetchRequest request : List.of(opening, idle)) {
+            CompletableFuture<FetchResponse> answer = new CompletableFuture<>();
+            transport.fetch(1, fetcherId, request, direct, (response, error) -> {
+                if (error != null) {
+                    answer.completeExceptionally(error);
+                } else {
+                    answer.complete(response);
+                }
+            });
+            assertThat(answer.get(WAIT_S, TimeUnit.SECONDS).error()).isEqualTo(Errors.NONE);
+        }
+        List<Object> calls = replicas.awaitCalls(2, WAIT_S * 1000);
+        FetchRequest received = ((RecordingReplicaService.FetchCall) calls.get(1)).request();
+        assertThat(received.partitionCount()).isZero();
+        assertThat(received.sessionId()).isEqualTo(7);
+        assertThat(received.sessionEpoch()).isEqualTo(1);
+        assertThat(transport.connectionCount()).as("both over fetcher %d's one connection", fetcherId).isEqualTo(1);
     }
 }

@@ -442,8 +442,9 @@ public final class InMemoryNetwork {
             }
 
             @Override
-            public void fetch(int leaderId, FetchRequest request, Executor executor,
+            public void fetch(int leaderId, int fetcherId, FetchRequest request, Executor executor,
                               BiConsumer<FetchResponse, Throwable> onAnswer) {
+                // One link per pair of brokers: the fetcher id does not pick a connection here.
                 // The answer goes straight onto the fetcher's executor (one of this broker's).
                 send(self, NodeId.broker(leaderId), FETCH, request, executor, onAnswer);
             }

@@ -254,7 +254,7 @@ class InMemoryNetworkTest {
         List<String> answers = new ArrayList<>();
         for (long epoch = 1; epoch <= 3; epoch++) {
             long e = epoch;
-            network.transportFor(3).fetch(1, new FetchRequest(3, e, 500, 1, 1024, Map.of()), fetcher,
+            network.transportFor(3).fetch(1, 0, new FetchRequest(3, e, 500, 1, 1024, Map.of()), fetcher,
                     (response, error) -> answers.add(e + " " + loop.currentNode() + " " + response.error()));
         }
         loop.runFor(10);
@@ -264,7 +264,7 @@ class InMemoryNetworkTest {
                 "2 broker-1 network-fetch", "4 broker-3 fetcher", "4 broker-3 fetcher", "4 broker-3 fetcher");
 
         // A killed sender's fetcher executor belongs to the dead incarnation: the late answer is dropped.
-        network.transportFor(3).fetch(1, new FetchRequest(3, 9L, 500, 1, 1024, Map.of()), fetcher,
+        network.transportFor(3).fetch(1, 0, new FetchRequest(3, 9L, 500, 1, 1024, Map.of()), fetcher,
                 (response, error) -> answers.add("late"));
         loop.runFor(3);
         loop.kill(NodeId.broker(3));
