@@ -148,7 +148,7 @@ public final class BenchReport {
                 kafka + "acks_all.latency.p50_us", 1.0 / 3);
         atMost(t, "processes: failover after kill -9 of a leader no slower than Kafka 4.4's",
                 insync + "failover.kill_to_first_ack_ms", kafka + "failover.kill_to_first_ack_ms", 1.0);
-        // Scale (issue 13: 30,000 partitions per broker): in one JVM, and across processes per broker.
+        // Scale (the aim: 30,000 partitions per broker): in one JVM, and across processes per broker.
         absolute(t, "scale, one JVM: idle < 5% of one core", "scale.idle_cpu_percent_of_core", 5.0, false);
         absolute(t, "scale, one JVM: <= 10 KiB heap per replica", "scale.heap_per_replica_kib", 10.0, false);
         String processScale = "process." + ProcessBench.INSYNC + ".scale.";
