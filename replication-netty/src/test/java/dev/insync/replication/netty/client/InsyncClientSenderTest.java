@@ -150,6 +150,17 @@ class InsyncClientSenderTest {
         }
     }
 
+    /** How many of {@code futures} failed with each {@link Written}; every one must fail, within the wait. */
+    private static Map<Written, Integer> failuresByFate(List<CompletableFuture<RecordMetadata>> futures) throws Exception {
+        Map<Written, Integer> byFate = new HashMap<>();
+        for (CompletableFuture<RecordMetadata> f : futures) {
+            Throwable t = f.handle((r, e) -> e).get(WAIT_MS, TimeUnit.MILLISECONDS);
+            assertThat(t).isInstanceOf(ProduceFailedException.class);
+            byFate.merge(((ProduceFailedException) t).written(), 1, Integer::sum);
+        }
+        return byFate;
+    }
+
     /** Answers every partition of {@code call} with the next offsets of that partition. */
     private static void answerInOrder(ProduceCall call, Map<TopicPartition, Long> nextOffsets) {
         Map<TopicPartition, ProduceResult> answer = new LinkedHashMap<>();
@@ -231,12 +242,7 @@ class InsyncClientSenderTest {
 
         assertThat(elapsedMs).as("close(%d ms) took", timeoutMs)
                 .isLessThan(timeoutMs + InsyncClient.CLOSE_GRACE_MS + 2_000);
-        Map<Written, Integer> byFate = new HashMap<>();
-        for (CompletableFuture<RecordMetadata> f : futures) {
-            Throwable t = f.handle((r, e) -> e).get(WAIT_MS, TimeUnit.MILLISECONDS);
-            assertThat(t).isInstanceOf(ProduceFailedException.class);
-            byFate.merge(((ProduceFailedException) t).written(), 1, Integer::sum);
-        }
+        Map<Written, Integer> byFate = failuresByFate(futures);
         assertThat(byFate).containsEntry(Written.UNKNOWN, 1).containsEntry(Written.NO, sends);
         assertThat(scheduler.scheduledAfterClose).isEmpty();
     }
@@ -329,12 +335,7 @@ class InsyncClientSenderTest {
 
         assertThat(elapsedMs).as("close(%d ms) took", timeoutMs)
                 .isLessThan(timeoutMs + InsyncClient.CLOSE_GRACE_MS + 2_000);
-        Map<Written, Integer> byFate = new HashMap<>();
-        for (CompletableFuture<RecordMetadata> f : futures) {
-            Throwable t = f.handle((r, e) -> e).get(WAIT_MS, TimeUnit.MILLISECONDS);
-            assertThat(t).isInstanceOf(ProduceFailedException.class);
-            byFate.merge(((ProduceFailedException) t).written(), 1, Integer::sum);
-        }
+        Map<Written, Integer> byFate = failuresByFate(futures);
         // max.in.flight 1: only the first record was ever sent.
         assertThat(byFate).containsEntry(Written.UNKNOWN, 1).containsEntry(Written.NO, sends);
         assertThat(outcomes.get()).as("outcomes, one per record").isEqualTo(sends + 1);
