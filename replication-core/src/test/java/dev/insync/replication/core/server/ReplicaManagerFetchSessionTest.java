@@ -56,10 +56,7 @@ class ReplicaManagerFetchSessionTest {
     TestCluster cluster;
 
     private TestCluster cluster(ReplicationConfig config, int... brokers) {
-        cluster = new TestCluster(tmp, config);
-        for (int b : brokers) {
-            cluster.start(b);
-        }
+        cluster = TestCluster.started(tmp, config, brokers);
         return cluster;
     }
 
@@ -70,7 +67,7 @@ class ReplicaManagerFetchSessionTest {
     @AfterEach
     void stopAll() {
         if (cluster != null) {
-            List.copyOf(cluster.managers.keySet()).forEach(id -> cluster.stop(id, false));
+            cluster.stopAll();
         }
     }
 

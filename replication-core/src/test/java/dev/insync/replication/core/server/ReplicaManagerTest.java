@@ -57,10 +57,7 @@ class ReplicaManagerTest {
     TestCluster cluster;
 
     private TestCluster cluster(ReplicationConfig config, int... brokers) {
-        cluster = new TestCluster(tmp, config);
-        for (int b : brokers) {
-            cluster.start(b);
-        }
+        cluster = TestCluster.started(tmp, config, brokers);
         return cluster;
     }
 
@@ -71,7 +68,7 @@ class ReplicaManagerTest {
     @AfterEach
     void stopAll() {
         if (cluster != null) {
-            List.copyOf(cluster.managers.keySet()).forEach(id -> cluster.stop(id, false));
+            cluster.stopAll();
         }
     }
 

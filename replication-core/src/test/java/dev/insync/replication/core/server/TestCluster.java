@@ -83,6 +83,20 @@ final class TestCluster {
         this.logDirsPerBroker = logDirsPerBroker;
     }
 
+    /** A cluster under {@code root} with {@code brokers} started. */
+    static TestCluster started(Path root, ReplicationConfig config, int... brokers) {
+        TestCluster cluster = new TestCluster(root, config);
+        for (int b : brokers) {
+            cluster.start(b);
+        }
+        return cluster;
+    }
+
+    /** Stops every running broker, not cleanly (a test's end). */
+    void stopAll() {
+        List.copyOf(managers.keySet()).forEach(id -> stop(id, false));
+    }
+
     /** The {@code k}-th log directory of broker {@code brokerId}. */
     Path logDir(int brokerId, int k) {
         return root.resolve(k == 0 ? "broker-" + brokerId : "broker-" + brokerId + "-dir-" + k);
