@@ -729,12 +729,7 @@ public final class ReplicaManager {
                     PartitionFetchResult result = readPartition(tp, partition, request, data, remainingBytes, nowMs,
                             updateFetchState, form);
                     FetchResponse.PartitionData answer = result.data();
-                    if (result.highWatermarkIncreased()) {
-                        if (hwIncreased == null) {
-                            hwIncreased = new ArrayList<>();
-                        }
-                        hwIncreased.add(partition);
-                    }
+                    hwIncreased = withHwIncrease(hwIncreased, result, partition);
                     boolean dropped = false;
                     int size = answer.records().sizeInBytes();
                     if (size > 0) {
@@ -812,6 +807,17 @@ public final class ReplicaManager {
             }
             return FetchResponse.of(Errors.NONE, tps, data, n, session.id);
         }
+    }
+
+    /** {@code hwIncreased} with {@code partition} added if its read raised its HW (a list made on the first). */
+    private static List<Partition> withHwIncrease(List<Partition> hwIncreased, PartitionFetchResult result,
+                                                  Partition partition) {
+        if (!result.highWatermarkIncreased()) {
+            return hwIncreased;
+        }
+        List<Partition> out = hwIncreased == null ? new ArrayList<>() : hwIncreased;
+        out.add(partition);
+        return out;
     }
 
     /**
@@ -1002,12 +1008,7 @@ public final class ReplicaManager {
             PartitionFetchResult result = readPartition(tp, partition, request, data, remainingBytes, nowMs,
                     updateFetchState, form);
             FetchResponse.PartitionData answer = result.data();
-            if (result.highWatermarkIncreased()) {
-                if (hwIncreased == null) {
-                    hwIncreased = new ArrayList<>();
-                }
-                hwIncreased.add(partition);
-            }
+            hwIncreased = withHwIncrease(hwIncreased, result, partition);
             int size = answer.records().sizeInBytes();
             if (size > 0) {
                 if (gotData && size > remainingBytes) {
