@@ -143,6 +143,9 @@ class RatisMetadataLogTest {
     @Test
     @DisplayName("CTL-1 registering delivers the latest snapshot, the batches after it, then the leadership; read maps offsets over Raft entries that hold none")
     void ctl1RegisterDeliversSnapshotBatchesThenLeader() throws Exception {
+        // The leadership reaches the listener on its own executor, after the log itself knows it (setUp's wait).
+        RatisQuorum.awaitCondition(10_000, () -> !events.isEmpty() && events.get(events.size() - 1).startsWith("leader 1/"),
+                "the listener told that node 1 leads");
         assertThat(events).last().asString().startsWith("leader 1/");
         for (long o = 0; o < 5; o++) {
             append(o);
