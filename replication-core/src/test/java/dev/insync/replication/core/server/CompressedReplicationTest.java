@@ -27,15 +27,12 @@ import dev.insync.replication.log.record.MemoryRecords;
 import dev.insync.replication.log.record.Record;
 import dev.insync.replication.log.record.RecordBatch;
 import dev.insync.replication.log.record.RecordBatchBuilder;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,21 +45,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stores the producer's compressed bytes, the followers fetch and append exactly those bytes, the
  * HW covers them, and a batch whose compressed data is corrupt is refused at produce time.
  */
-class CompressedReplicationTest {
+class CompressedReplicationTest extends TestClusterCase {
 
     private static final TopicPartition TP = new TopicPartition("zipped", 0);
-
-    @TempDir
-    Path tmp;
-
-    private TestCluster cluster;
-
-    @AfterEach
-    void stopAll() {
-        if (cluster != null) {
-            List.copyOf(cluster.managers.keySet()).forEach(id -> cluster.stop(id, false));
-        }
-    }
 
     private static MemoryRecords batch(CompressionType type, String prefix, int count) {
         RecordBatchBuilder builder = new RecordBatchBuilder(0).compression(type);

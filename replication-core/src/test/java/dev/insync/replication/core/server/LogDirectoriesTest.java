@@ -25,10 +25,8 @@ import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.LogDirectory;
 import dev.insync.replication.log.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -44,35 +42,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * failure that takes only its own directory offline. A failure is injected by closing a log under
  * the broker, after which every access to it fails as a failed disk's would.
  */
-class LogDirectoriesTest {
+class LogDirectoriesTest extends TestClusterCase {
 
-    static final TopicPartition REP0 = new TopicPartition("rep", 0);
-    static final TopicPartition REP1 = new TopicPartition("rep", 1);
     static final TopicPartition REP2 = new TopicPartition("rep", 2);
     static final TopicPartition REP3 = new TopicPartition("rep", 3);
 
-    @TempDir
-    Path tmp;
-
-    TestCluster cluster;
-
-    @AfterEach
-    void stopAll() {
-        if (cluster != null) {
-            List.copyOf(cluster.managers.keySet()).forEach(id -> cluster.stop(id, false));
-        }
-    }
-
-    private TestCluster cluster(int logDirs, int... brokers) {
+    TestCluster cluster(int logDirs, int... brokers) {
         cluster = new TestCluster(tmp, ReplicationConfig.builder().replicaLagTimeMaxMs(5000).build(), logDirs);
         for (int b : brokers) {
             cluster.start(b);
         }
         return cluster;
-    }
-
-    private ReplicaManager rm(int id) {
-        return cluster.managers.get(id);
     }
 
     private Path dirOf(int broker, TopicPartition tp) {

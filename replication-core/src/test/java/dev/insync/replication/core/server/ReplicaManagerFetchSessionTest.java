@@ -25,12 +25,9 @@ import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,34 +42,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * fetches are sent by hand here (broker 1 leads), except in the end-to-end tests, where real
  * fetchers replicate.
  */
-class ReplicaManagerFetchSessionTest {
+class ReplicaManagerFetchSessionTest extends TestClusterCase {
 
-    static final TopicPartition REP0 = new TopicPartition("rep", 0);
-    static final TopicPartition REP1 = new TopicPartition("rep", 1);
-
-    @TempDir
-    Path tmp;
-
-    TestCluster cluster;
-
-    private TestCluster cluster(ReplicationConfig config, int... brokers) {
-        cluster = TestCluster.started(tmp, config, brokers);
-        return cluster;
-    }
 
     private static ReplicationConfig defaults() {
         return ReplicationConfig.builder().replicaLagTimeMaxMs(5000).fetchSessionsEnabled(true).build();
-    }
-
-    @AfterEach
-    void stopAll() {
-        if (cluster != null) {
-            cluster.stopAll();
-        }
-    }
-
-    private ReplicaManager rm(int id) {
-        return cluster.managers.get(id);
     }
 
     private Partition partition(int broker, TopicPartition tp) {

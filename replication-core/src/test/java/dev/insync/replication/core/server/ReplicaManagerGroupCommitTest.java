@@ -22,12 +22,9 @@ import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,22 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link TestCluster}'s manual scheduler runs nothing until the test says so, so "before the flusher
  * ran" is a state the test can look at.
  */
-class ReplicaManagerGroupCommitTest {
+class ReplicaManagerGroupCommitTest extends TestClusterCase {
 
-    static final TopicPartition REP0 = new TopicPartition("rep", 0);
-    static final TopicPartition REP1 = new TopicPartition("rep", 1);
-
-    @TempDir
-    Path tmp;
-
-    TestCluster cluster;
-
-    @AfterEach
-    void stopAll() {
-        if (cluster != null) {
-            List.copyOf(cluster.managers.keySet()).forEach(id -> cluster.stop(id, false));
-        }
-    }
 
     /**
      * Broker 1 alone leads REP0 and REP1 (replicas and ISR {1}, so the HW follows the leader's append); with two

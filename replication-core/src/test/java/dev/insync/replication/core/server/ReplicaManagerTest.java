@@ -30,10 +30,8 @@ import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.record.MemoryRecords;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,34 +44,11 @@ import java.util.concurrent.CompletableFuture;
 import static dev.insync.replication.core.server.TestCluster.records;
 import static org.assertj.core.api.Assertions.assertThat;
 
-class ReplicaManagerTest {
+class ReplicaManagerTest extends TestClusterCase {
 
-    static final TopicPartition REP0 = new TopicPartition("rep", 0);
-    static final TopicPartition REP1 = new TopicPartition("rep", 1);
-
-    @TempDir
-    Path tmp;
-
-    TestCluster cluster;
-
-    private TestCluster cluster(ReplicationConfig config, int... brokers) {
-        cluster = TestCluster.started(tmp, config, brokers);
-        return cluster;
-    }
 
     private static ReplicationConfig defaults() {
         return ReplicationConfig.builder().replicaLagTimeMaxMs(5000).build();
-    }
-
-    @AfterEach
-    void stopAll() {
-        if (cluster != null) {
-            cluster.stopAll();
-        }
-    }
-
-    private ReplicaManager rm(int id) {
-        return cluster.managers.get(id);
     }
 
     private Partition partition(int broker, TopicPartition tp) {
