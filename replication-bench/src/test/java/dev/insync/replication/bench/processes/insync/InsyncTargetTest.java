@@ -62,6 +62,8 @@ class InsyncTargetTest {
     private static final long WARMUP_MS = 2_000;
     private static final long MEASURE_MS = 2_000;
     private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(45);
+    private static final ProcessBenchSettings SETTINGS = new ProcessBenchSettings(List.of("insync"), Map.of(),
+            Duration.ofSeconds(120), FAILOVER_TIMEOUT);
 
     @TempDir
     Path dir;
@@ -70,17 +72,14 @@ class InsyncTargetTest {
     @Timeout(300)
     void theSectionMeasuresInsyncProcessesAndReapsThem() throws Exception {
         List<InsyncCluster> started = new ArrayList<>();
-        ProcessBenchTargetFactory recording = recording(new InsyncTargetFactory(SMALL_JVMS, SHORT_TIMEOUTS,
-                CLIENT_BUFFER_BYTES), started);
+        ProcessBenchTargetFactory recording = smallInsync(started);
         BenchOptions options = new BenchOptions(dir.resolve("out"), 1, WARMUP_MS, MEASURE_MS, 300, 100, 16 * 1024, 100, 0,
                 1_000,
                 Set.of(ProcessBench.SECTION));
-        ProcessBenchSettings settings = new ProcessBenchSettings(List.of("insync"), Map.of(), Duration.ofSeconds(120),
-                FAILOVER_TIMEOUT);
         Measurements m = new Measurements();
         List<String> progress = new ArrayList<>();
 
-        new ProcessBench(options, settings, m, progress::add, List.of(recording)).repeat(1, "", dir);
+        new ProcessBench(options, SETTINGS, m, progress::add, List.of(recording)).repeat(1, "", dir);
 
         assertThat(m.notes()).as("no failure noted; progress: %s", progress).doesNotContainKey("processes.insync.r1");
         assertThat(m.notes().get("processes.insync")).contains("insync broker --config").contains("-Xmx256m")
@@ -121,17 +120,14 @@ class InsyncTargetTest {
     @Timeout(300)
     void theProcessScaleSectionReadsEachBrokersIdleCpuAndLiveHeapAndReapsThem() throws Exception {
         List<InsyncCluster> started = new ArrayList<>();
-        ProcessBenchTargetFactory recording = recording(new InsyncTargetFactory(SMALL_JVMS, SHORT_TIMEOUTS,
-                CLIENT_BUFFER_BYTES), started);
+        ProcessBenchTargetFactory recording = smallInsync(started);
         int partitions = 60;
         BenchOptions options = new BenchOptions(dir.resolve("out"), 1, WARMUP_MS, MEASURE_MS, 300, 100, 16 * 1024, 100,
                 partitions, 1_000, Set.of(ProcessScaleBench.SECTION));
-        ProcessBenchSettings settings = new ProcessBenchSettings(List.of("insync"), Map.of(), Duration.ofSeconds(120),
-                FAILOVER_TIMEOUT);
         Measurements m = new Measurements();
         List<String> progress = new ArrayList<>();
 
-        new ProcessScaleBench(options, settings, m, progress::add, List.of(recording)).run(dir);
+        new ProcessScaleBench(options, SETTINGS, m, progress::add, List.of(recording)).run(dir);
 
         assertThat(m.notes()).as("no failure noted; progress: %s", progress).doesNotContainKey("process-scale.insync");
         String p = "process.insync.scale.";
@@ -153,6 +149,11 @@ class InsyncTargetTest {
     private static double single(Measurements m, String metric) {
         assertThat(m.values(metric)).as(metric).hasSize(1);
         return m.values(metric).get(0);
+    }
+
+    /** The insync target on small JVMs with short timeouts, adding each cluster it starts to {@code started}. */
+    private static ProcessBenchTargetFactory smallInsync(List<InsyncCluster> started) {
+        return recording(new InsyncTargetFactory(SMALL_JVMS, SHORT_TIMEOUTS, CLIENT_BUFFER_BYTES), started);
     }
 
     private static ProcessBenchTargetFactory recording(InsyncTargetFactory factory, List<InsyncCluster> started) {
