@@ -92,6 +92,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Bound for the first acknowledged write after a leader's kill -9 (default: ${DEFAULT-VALUE}).")
     private int failoverTimeoutSeconds;
 
+    @Option(names = "--jit-quiet-timeout-seconds", defaultValue = "60",
+            description = "Processes section: how much longer than --warmup-seconds a warm-up may go on until the"
+                    + " brokers' JIT compilers use < 1 % of the servers' CPU; 0 for fixed warm-ups (default: ${DEFAULT-VALUE}).")
+    private int jitQuietTimeoutSeconds;
+
     @Option(names = "--quick", description = "One repeat of 1 s windows, 2,000 latency sends, 300 scale partitions, 5 s idle: a smoke run.")
     private boolean quick;
 
@@ -138,8 +143,12 @@ public final class BenchCommand implements Callable<Integer> {
         if (failoverTimeoutSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--failover-timeout-seconds must be positive");
         }
+        if (jitQuietTimeoutSeconds < 0) {
+            throw new ParameterException(spec.commandLine(), "--jit-quiet-timeout-seconds must be >= 0");
+        }
         ProcessBenchSettings defaults = ProcessBenchSettings.defaults();
         return new ProcessBenchSettings(wanted, serverClassPaths == null ? Map.of() : serverClassPaths,
-                defaults.startTimeout(), Duration.ofSeconds(failoverTimeoutSeconds));
+                defaults.startTimeout(), Duration.ofSeconds(failoverTimeoutSeconds),
+                Duration.ofSeconds(jitQuietTimeoutSeconds));
     }
 }

@@ -164,7 +164,8 @@ public final class ProcessBench {
 
     private void measure(ProcessBenchTarget target, String name, Map<String, Double> values, Consumer<String> step)
             throws Exception {
-        ProcessWorkload workload = new ProcessWorkload(target, options.valueBytes(), options.batchBytes(), step);
+        ProcessWorkload workload = new ProcessWorkload(target, options.valueBytes(), options.batchBytes(),
+                settings.jitQuietTimeout(), step);
         // Freshly started JVMs: without this the first scenario would also measure the servers' JIT warm-up.
         step.accept("warm-up, unmeasured");
         String previousTopic = "bench-warmup";
@@ -187,6 +188,8 @@ public final class ProcessBench {
                 add(name, values, scenario + ".records_per_s", t.recordsPerSecond());
                 add(name, values, scenario + ".mb_per_s", t.bytesPerSecond() / 1e6);
                 add(name, values, scenario + ".server_cpu_s_per_million_records", t.serverCpuSecondsPerMillionRecords());
+                out.add("process." + name + "." + scenario + ".warmup_s", t.warmupSeconds());
+                out.add("process." + name + "." + scenario + ".server_jit_percent_of_cpu", t.serverJitShare() * 100);
                 if (t.failedRecords() > 0) {
                     out.note("process." + name + "." + scenario, t.failedRecords() + " records failed, last "
                             + t.lastError());

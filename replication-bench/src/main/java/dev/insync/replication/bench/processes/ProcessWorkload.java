@@ -52,6 +52,8 @@ public final class ProcessWorkload {
     static final int FAILOVER_WARMUP_RECORDS = 1_000;
     /** Bound of one acks=all record in the latency measurement. */
     static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
+    /** How often a warm-up asks whether it is over. */
+    static final long WARMUP_POLL_MS = 50;
     /** Bound for the sending thread to stop after a window (it may be blocked in a full client). */
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -62,10 +64,18 @@ public final class ProcessWorkload {
     private final byte[] value;
     private final int batchBytes;
     private final Consumer<String> progress;
+    private final ServerJit jit = new ServerJit();
+    private final Duration jitQuietTimeout;
 
-    /** @param batchBytes the batch size of the latency and failover clients (they send without linger) */
-    public ProcessWorkload(ProcessBenchTarget target, int valueBytes, int batchBytes, Consumer<String> progress) {
+    /**
+     * @param batchBytes      the batch size of the latency and failover clients (they send without linger)
+     * @param jitQuietTimeout how much longer than asked a warm-up may go on waiting for the servers' JIT
+     *                        compilers to be quiet ({@link ServerJit}); zero for fixed warm-ups
+     */
+    public ProcessWorkload(ProcessBenchTarget target, int valueBytes, int batchBytes, Duration jitQuietTimeout,
+                           Consumer<String> progress) {
         this.target = target;
+        this.jitQuietTimeout = jitQuietTimeout;
         this.batchBytes = batchBytes;
         this.value = new byte[valueBytes];
         for (int i = 0; i < valueBytes; i++) {
@@ -74,9 +84,13 @@ public final class ProcessWorkload {
         this.progress = progress;
     }
 
-    /** Records acknowledged per second over the window and the server CPU spent on them. */
+    /**
+     * Records acknowledged per second over the window and the server CPU spent on them; how long the
+     * warm-up before it took and the share of the servers' CPU their JIT compilers used in the window
+     * (NaN where not readable).
+     */
     public record Throughput(double recordsPerSecond, double bytesPerSecond, double serverCpuSeconds, long ackedRecords,
-                             long failedRecords, Throwable lastError) {
+                             long failedRecords, Throwable lastError, double warmupSeconds, double serverJitShare) {
 
         /** Server CPU seconds per million acknowledged records; NaN if none was. */
         public double serverCpuSecondsPerMillionRecords() {
@@ -92,7 +106,11 @@ public final class ProcessWorkload {
     public record Failover(int killedBroker, double killToFirstAckMs, long ackedBeforeKill) {
     }
 
-    /** Runs a closed loop of sends to {@code topic} for {@code warmupMs}, then measures over {@code measureMs}. */
+    /**
+     * Runs a closed loop of sends to {@code topic} for {@code warmupMs} and on until the servers' JIT
+     * compilers are quiet (at most the workload's {@code jitQuietTimeout} longer), then measures over
+     * {@code measureMs}.
+     */
     public Throughput throughput(String topic, int partitions, BenchClientSettings settings, long warmupMs, long measureMs)
             throws Exception {
         AtomicLong acked = new AtomicLong();
@@ -114,31 +132,43 @@ public final class ProcessWorkload {
             });
             sender.start();
             try {
-                Thread.sleep(warmupMs);
+                ServerJit.Watch warmup = jit.watch(target, warmupMs, jitQuietTimeout);
+                while (!warmup.settled()) {
+                    Thread.sleep(WARMUP_POLL_MS);
+                }
                 long acked0 = acked.get();
                 double cpu0 = target.serverCpuSeconds();
+                double jit0 = jit.compilerCpuSeconds(target);
                 long t0 = System.nanoTime();
                 Thread.sleep(measureMs);
                 long acked1 = acked.get();
                 double cpu1 = target.serverCpuSeconds();
+                double jit1 = jit.compilerCpuSeconds(target);
                 long t1 = System.nanoTime();
                 double seconds = (t1 - t0) / 1e9;
                 long records = acked1 - acked0;
                 return new Throughput(records / seconds, records * (double) value.length / seconds, cpu1 - cpu0, records,
-                        failed.get(), lastError.get());
+                        failed.get(), lastError.get(), warmup.durationMs() / 1e3, (jit1 - jit0) / (cpu1 - cpu0));
             } finally {
                 sender.stop();
             }
         }
     }
 
-    /** {@code warmup} unrecorded, then {@code sends} recorded acks=all records, each sent once the previous one was acknowledged. */
+    /**
+     * {@code warmup} unrecorded acks=all records (and more until the servers' JIT compilers are quiet,
+     * at most the workload's {@code jitQuietTimeout}), then {@code sends} recorded ones, each sent once
+     * the previous one was acknowledged.
+     */
     public Latency latency(String topic, int warmup, int sends) throws Exception {
         Histogram h = new Histogram(TimeUnit.SECONDS.toNanos(SEND_TIMEOUT.toSeconds()), 3);
         long failed = 0;
         Throwable lastError = null;
+        ServerJit.Watch quiet = jit.watch(target, 0, jitQuietTimeout);
+        int recorded = 0;
         try (BenchClient client = target.client(new BenchClientSettings(-1, batchBytes, 0, 1))) {
-            for (int i = 0; i < warmup + sends; i++) {
+            for (int i = 0; recorded < sends; i++) {
+                boolean measured = i >= warmup && quiet.settled();
                 CompletableFuture<Throwable> done = new CompletableFuture<>();
                 long t0 = System.nanoTime();
                 send(client, topic, 0, done::complete);
@@ -153,8 +183,11 @@ public final class ProcessWorkload {
                 if (error != null) {
                     failed++;
                     lastError = error;
-                } else if (i >= warmup) {
+                } else if (measured) {
                     h.recordValue(Math.min(ns, h.getHighestTrackableValue()));
+                }
+                if (measured) {
+                    recorded++;
                 }
             }
         }

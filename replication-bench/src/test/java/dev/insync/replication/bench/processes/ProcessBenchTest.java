@@ -50,7 +50,7 @@ class ProcessBenchTest {
                 InMemoryBenchTarget.factory("insync", started));
         Measurements m = new Measurements();
         ProcessBenchSettings settings = new ProcessBenchSettings(List.of("insync", "kafka"), Map.of(),
-                Duration.ofSeconds(10), Duration.ofSeconds(10));
+                Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO);
         ProcessBench bench = new ProcessBench(options(), settings, m, s -> { }, available);
 
         bench.repeat(1, "[1/2] ", dir);
@@ -85,7 +85,7 @@ class ProcessBenchTest {
         List<InMemoryBenchTarget> started = new ArrayList<>();
         Measurements m = new Measurements();
         ProcessBenchSettings settings = new ProcessBenchSettings(List.of("kafka", "insync"), Map.of(),
-                Duration.ofSeconds(10), Duration.ofSeconds(10));
+                Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO);
         ProcessBench bench = new ProcessBench(options(), settings, m, s -> { },
                 List.of(InMemoryBenchTarget.factory("kafka", started)));
 

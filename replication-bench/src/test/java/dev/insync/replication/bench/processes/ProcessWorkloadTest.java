@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.within;
 class ProcessWorkloadTest {
 
     private final InMemoryBenchTarget target = new InMemoryBenchTarget("mem");
-    private final ProcessWorkload workload = new ProcessWorkload(target, 100, 16 * 1024, s -> { });
+    private final ProcessWorkload workload = new ProcessWorkload(target, 100, 16 * 1024, Duration.ofSeconds(5), s -> { });
 
     @AfterEach
     void close() {
@@ -50,6 +50,9 @@ class ProcessWorkloadTest {
         assertThat(t.bytesPerSecond()).isCloseTo(t.recordsPerSecond() * 100, within(1e-6 * t.bytesPerSecond()));
         // 1 us of server CPU per record: 1 s per million, up to the few records acknowledged between two readings.
         assertThat(t.serverCpuSecondsPerMillionRecords()).isCloseTo(1.0, within(0.05));
+        // No broker processes to read compiler threads from: the fixed warm-up, and no JIT share.
+        assertThat(t.serverJitShare()).isNaN();
+        assertThat(t.warmupSeconds()).isBetween(0.1, 1.0);
     }
 
     @Test

@@ -182,11 +182,22 @@ class JvmProcessTest {
     void procStatFieldsAreCountedFromTheLastParenthesis() {
         ProcStat s = ProcStat.parse(42, "42 (java (x) y) T 1 42 42 0 -1 4194304 100 0 0 0 250 75 0 0 20 0 30 0 12345");
 
+        assertThat(s.command()).isEqualTo("java (x) y");
         assertThat(s.state()).isEqualTo('T');
         assertThat(s.stopped()).isTrue();
         assertThat(s.cpuSeconds()).isEqualTo(3.25);
         assertThatThrownBy(() -> ProcStat.parse(7, "7 java S 1"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("/proc/7/stat");
+    }
+
+    @Test
+    void threadsOfALiveProcessAreReadFromItsTaskDirectory() throws Exception {
+        List<ProcStat> threads = ProcStat.threads(Path.of("/proc"), ProcessHandle.current().pid());
+
+        assertThat(threads).extracting(ProcStat::command).as("this JVM's threads, names cut to 15 characters")
+                .contains("java").anyMatch(name -> name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre"));
+        assertThat(threads).allSatisfy(t -> assertThat(t.cpuSeconds()).isNotNegative());
+        assertThatThrownBy(() -> ProcStat.threads(Path.of("/proc"), Long.MAX_VALUE)).isInstanceOf(IOException.class);
     }
 
     @Test

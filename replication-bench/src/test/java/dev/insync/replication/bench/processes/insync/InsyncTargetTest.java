@@ -62,8 +62,10 @@ class InsyncTargetTest {
     private static final long WARMUP_MS = 2_000;
     private static final long MEASURE_MS = 2_000;
     private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(45);
+    /** Short: the test checks that the brokers' compiler threads are read, not that they go quiet. */
+    private static final Duration JIT_QUIET_TIMEOUT = Duration.ofSeconds(1);
     private static final ProcessBenchSettings SETTINGS = new ProcessBenchSettings(List.of("insync"), Map.of(),
-            Duration.ofSeconds(120), FAILOVER_TIMEOUT);
+            Duration.ofSeconds(120), FAILOVER_TIMEOUT, JIT_QUIET_TIMEOUT);
 
     @TempDir
     Path dir;
@@ -93,6 +95,11 @@ class InsyncTargetTest {
             assertThat(single(m, p + scenario + ".mb_per_s")).isPositive();
             assertThat(single(m, p + scenario + ".server_cpu_s_per_million_records")).as(scenario + " server CPU")
                     .isPositive().isFinite();
+            // Read from the broker processes' compiler threads: a share of the window's server CPU.
+            assertThat(single(m, p + scenario + ".server_jit_percent_of_cpu")).as(scenario + " JIT share")
+                    .isBetween(0.0, 100.0);
+            assertThat(single(m, p + scenario + ".warmup_s")).as(scenario + " warm-up")
+                    .isBetween(WARMUP_MS / 1e3, (WARMUP_MS + JIT_QUIET_TIMEOUT.toMillis()) / 1e3 + 1);
         }
         double p50 = single(m, p + "acks_all.latency.p50_us");
         double p99 = single(m, p + "acks_all.latency.p99_us");
