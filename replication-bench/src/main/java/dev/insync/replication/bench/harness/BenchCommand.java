@@ -93,11 +93,11 @@ public final class BenchCommand implements Callable<Integer> {
     private int failoverTimeoutSeconds;
 
     @Option(names = "--jit-quiet-timeout-seconds", defaultValue = "60",
-            description = "Processes section: how much longer than --warmup-seconds a warm-up may go on until the"
-                    + " brokers' JIT compilers use < 1 % of the servers' CPU; 0 for fixed warm-ups (default: ${DEFAULT-VALUE}).")
+            description = "How much longer than --warmup-seconds a throughput warm-up may go on until the measured"
+                    + " system's JIT compilers use < 1 % of its CPU; 0 for fixed warm-ups (default: ${DEFAULT-VALUE}).")
     private int jitQuietTimeoutSeconds;
 
-    @Option(names = "--quick", description = "One repeat of 1 s windows, 2,000 latency sends, 300 scale partitions, 5 s idle: a smoke run.")
+    @Option(names = "--quick", description = "One repeat of 1 s windows, fixed warm-ups, 2,000 latency sends, 300 scale partitions, 5 s idle: a smoke run.")
     private boolean quick;
 
     @Override
@@ -117,9 +117,9 @@ public final class BenchCommand implements Callable<Integer> {
                     + " must be positive and --scale-partitions not negative");
         }
         BenchOptions options = quick
-                ? new BenchOptions(out, 1, 500, 1_000, 2_000, 1_000, 16 * 1024, 100, 300, 5_000, chosen)
+                ? new BenchOptions(out, 1, 500, 1_000, 2_000, 1_000, 16 * 1024, 100, 300, 5_000, chosen, 0)
                 : new BenchOptions(out, repeats, warmupSeconds * 1_000L, seconds * 1_000L, latencySends, 1_000,
-                        16 * 1024, 100, scalePartitions, idleSeconds * 1_000L, chosen);
+                        16 * 1024, 100, scalePartitions, idleSeconds * 1_000L, chosen, jitQuietTimeoutSeconds * 1_000L);
         String report = BenchMain.run(options, processSettings, ProgressLine.toStderr());
         spec.commandLine().getOut().print(report);
         spec.commandLine().getOut().flush();
@@ -148,7 +148,6 @@ public final class BenchCommand implements Callable<Integer> {
         }
         ProcessBenchSettings defaults = ProcessBenchSettings.defaults();
         return new ProcessBenchSettings(wanted, serverClassPaths == null ? Map.of() : serverClassPaths,
-                defaults.startTimeout(), Duration.ofSeconds(failoverTimeoutSeconds),
-                Duration.ofSeconds(jitQuietTimeoutSeconds));
+                defaults.startTimeout(), Duration.ofSeconds(failoverTimeoutSeconds));
     }
 }

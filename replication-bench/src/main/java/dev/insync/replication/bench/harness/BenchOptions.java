@@ -34,18 +34,25 @@ import java.util.Set;
  * @param idleMs          idle window of the scale measurement's CPU reading
  * @param sections        which sections run: throughput, latency, baselines, fsync, peers, scale, simulation, controller,
  *                        processes
+ * @param jitQuietTimeoutMs how much longer than {@code warmupMs} a throughput warm-up may go on until the JIT
+ *                        compilers of the measured system are quiet ({@link JitWarmup}); 0 for fixed warm-ups
  */
 public record BenchOptions(Path outDir, int repeats, long warmupMs, long measureMs, int latencySends, int window,
-                           int batchBytes, int valueBytes, int scalePartitions, long idleMs, Set<String> sections) {
+                           int batchBytes, int valueBytes, int scalePartitions, long idleMs, Set<String> sections,
+                           long jitQuietTimeoutMs) {
 
     /** Every section. */
     public static final Set<String> ALL_SECTIONS =
             Set.of("throughput", "latency", "baselines", "fsync", "peers", "scale", "simulation", "controller", "processes",
                     "process-scale");
 
-    /** The settings: 3 repeats, 100-byte records, 1,000 requests of up to 16 KiB in flight. */
+    /**
+     * The issue's settings: 3 repeats, 100-byte records, 1,000 requests of up to 16 KiB in flight, warm-ups
+     * up to 60 s longer while the JIT compilers are busy.
+     */
     public static BenchOptions defaults(Path outDir) {
-        return new BenchOptions(outDir, 3, 2_000, 5_000, 20_000, 1_000, 16 * 1024, 100, 3_000, 30_000, ALL_SECTIONS);
+        return new BenchOptions(outDir, 3, 2_000, 5_000, 20_000, 1_000, 16 * 1024, 100, 3_000, 30_000, ALL_SECTIONS,
+                60_000);
     }
 
     /** Whether {@code section} runs. */

@@ -215,7 +215,7 @@ public final class BenchSuite {
     }
 
     private void throughput(BatchingProducer producer, String prefix) throws InterruptedException {
-        Rate rate = measureRate(producer, options.warmupMs(), options.measureMs());
+        Rate rate = measureRate(producer, options.warmupMs(), options.jitQuietTimeoutMs(), options.measureMs());
         out.add(prefix + ".records_per_s", rate.recordsPerSecond());
         out.add(prefix + ".mb_per_s", rate.bytesPerSecond() / 1e6);
         if (producer.failures() > 0) {
@@ -227,10 +227,18 @@ public final class BenchSuite {
     public record Rate(double recordsPerSecond, double bytesPerSecond) {
     }
 
-    /** Runs {@code producer} for a warm-up, then measures acknowledged records over {@code measureMs}. */
-    public static Rate measureRate(BatchingProducer producer, long warmupMs, long measureMs) throws InterruptedException {
+    /**
+     * Runs {@code producer} for a warm-up of at least {@code warmupMs} and on until this JVM's JIT
+     * compiler is quiet (at most {@code jitQuietTimeoutMs} longer), then measures acknowledged
+     * records over {@code measureMs}.
+     */
+    public static Rate measureRate(BatchingProducer producer, long warmupMs, long jitQuietTimeoutMs, long measureMs)
+            throws InterruptedException {
         producer.start();
-        Thread.sleep(warmupMs);
+        JitWarmup warmup = JitWarmup.thisJvm(warmupMs, jitQuietTimeoutMs);
+        while (!warmup.settled()) {
+            Thread.sleep(JitWarmup.POLL_MS);
+        }
         long records0 = producer.ackedRecords();
         long bytes0 = producer.ackedBytes();
         long t0 = System.nanoTime();

@@ -85,7 +85,8 @@ final class ScaleBench {
             progress.accept("scale: load over " + partitions + " partitions");
             BatchingProducer load = cluster.producer(options.valueBytes(), options.batchBytes(), Integer.MAX_VALUE, -1,
                     options.window());
-            BenchSuite.Rate rate = BenchSuite.measureRate(load, options.warmupMs(), options.measureMs());
+            BenchSuite.Rate rate = BenchSuite.measureRate(load, options.warmupMs(), options.jitQuietTimeoutMs(),
+                    options.measureMs());
             out.add("scale.acks_all.records_per_s", rate.recordsPerSecond());
             out.add("scale.acks_all.mb_per_s", rate.bytesPerSecond() / 1e6);
             noteFailures("scale.acks_all", load);

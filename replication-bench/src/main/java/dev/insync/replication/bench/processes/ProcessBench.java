@@ -165,7 +165,7 @@ public final class ProcessBench {
     private void measure(ProcessBenchTarget target, String name, Map<String, Double> values, Consumer<String> step)
             throws Exception {
         ProcessWorkload workload = new ProcessWorkload(target, options.valueBytes(), options.batchBytes(),
-                settings.jitQuietTimeout(), step);
+                options.jitQuietTimeoutMs(), step);
         // Freshly started JVMs: without this the first scenario would also measure the servers' JIT warm-up.
         step.accept("warm-up, unmeasured");
         String previousTopic = "bench-warmup";

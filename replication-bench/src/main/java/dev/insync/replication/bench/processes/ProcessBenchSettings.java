@@ -30,24 +30,18 @@ import java.util.Optional;
  *                         output of the dependency plugin's {@code build-classpath}); a target may have a default
  * @param startTimeout     bound for a cluster to start and serve clients
  * @param failoverTimeout  bound for the first acknowledged write after a leader is killed
- * @param jitQuietTimeout  how much longer than asked a warm-up may wait for the brokers' JIT compilers to be quiet
- *                         ({@link ServerJit}); zero for fixed warm-ups
  */
 public record ProcessBenchSettings(List<String> targets, Map<String, Path> serverClassPaths, Duration startTimeout,
-                                   Duration failoverTimeout, Duration jitQuietTimeout) {
+                                   Duration failoverTimeout) {
 
     public ProcessBenchSettings {
         targets = List.copyOf(targets);
         serverClassPaths = Map.copyOf(serverClassPaths);
-        if (jitQuietTimeout.isNegative()) {
-            throw new IllegalArgumentException("jitQuietTimeout must be >= 0, not " + jitQuietTimeout);
-        }
     }
 
-    /** Every target found, default class paths, 3 minutes to start, 60 s to fail over, 60 s more for the JIT to be quiet. */
+    /** Every target found, default class paths, 3 minutes to start, 60 s to fail over. */
     public static ProcessBenchSettings defaults() {
-        return new ProcessBenchSettings(List.of(), Map.of(), Duration.ofMinutes(3), Duration.ofSeconds(60),
-                Duration.ofSeconds(60));
+        return new ProcessBenchSettings(List.of(), Map.of(), Duration.ofMinutes(3), Duration.ofSeconds(60));
     }
 
     /** The class path file given for {@code target}, if any. */

@@ -16,6 +16,7 @@
 
 package dev.insync.replication.bench.processes;
 
+import dev.insync.replication.bench.harness.JitWarmup;
 import org.HdrHistogram.Histogram;
 
 import java.time.Duration;
@@ -52,8 +53,6 @@ public final class ProcessWorkload {
     static final int FAILOVER_WARMUP_RECORDS = 1_000;
     /** Bound of one acks=all record in the latency measurement. */
     static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
-    /** How often a warm-up asks whether it is over. */
-    static final long WARMUP_POLL_MS = 50;
     /** Bound for the sending thread to stop after a window (it may be blocked in a full client). */
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -65,17 +64,17 @@ public final class ProcessWorkload {
     private final int batchBytes;
     private final Consumer<String> progress;
     private final ServerJit jit = new ServerJit();
-    private final Duration jitQuietTimeout;
+    private final long jitQuietTimeoutMs;
 
     /**
      * @param batchBytes      the batch size of the latency and failover clients (they send without linger)
-     * @param jitQuietTimeout how much longer than asked a warm-up may go on waiting for the servers' JIT
-     *                        compilers to be quiet ({@link ServerJit}); zero for fixed warm-ups
+     * @param jitQuietTimeoutMs how much longer than asked a warm-up may go on waiting for the servers' JIT
+     *                          compilers to be quiet ({@link JitWarmup}, {@link ServerJit}); 0 for fixed warm-ups
      */
-    public ProcessWorkload(ProcessBenchTarget target, int valueBytes, int batchBytes, Duration jitQuietTimeout,
+    public ProcessWorkload(ProcessBenchTarget target, int valueBytes, int batchBytes, long jitQuietTimeoutMs,
                            Consumer<String> progress) {
         this.target = target;
-        this.jitQuietTimeout = jitQuietTimeout;
+        this.jitQuietTimeoutMs = jitQuietTimeoutMs;
         this.batchBytes = batchBytes;
         this.value = new byte[valueBytes];
         for (int i = 0; i < valueBytes; i++) {
@@ -108,7 +107,7 @@ public final class ProcessWorkload {
 
     /**
      * Runs a closed loop of sends to {@code topic} for {@code warmupMs} and on until the servers' JIT
-     * compilers are quiet (at most the workload's {@code jitQuietTimeout} longer), then measures over
+     * compilers are quiet (at most the workload's {@code jitQuietTimeoutMs} longer), then measures over
      * {@code measureMs}.
      */
     public Throughput throughput(String topic, int partitions, BenchClientSettings settings, long warmupMs, long measureMs)
@@ -132,9 +131,9 @@ public final class ProcessWorkload {
             });
             sender.start();
             try {
-                ServerJit.Watch warmup = jit.watch(target, warmupMs, jitQuietTimeout);
+                JitWarmup warmup = jit.warmup(target, warmupMs, jitQuietTimeoutMs);
                 while (!warmup.settled()) {
-                    Thread.sleep(WARMUP_POLL_MS);
+                    Thread.sleep(JitWarmup.POLL_MS);
                 }
                 long acked0 = acked.get();
                 double cpu0 = target.serverCpuSeconds();
@@ -157,14 +156,14 @@ public final class ProcessWorkload {
 
     /**
      * {@code warmup} unrecorded acks=all records (and more until the servers' JIT compilers are quiet,
-     * at most the workload's {@code jitQuietTimeout}), then {@code sends} recorded ones, each sent once
+     * at most the workload's {@code jitQuietTimeoutMs}), then {@code sends} recorded ones, each sent once
      * the previous one was acknowledged.
      */
     public Latency latency(String topic, int warmup, int sends) throws Exception {
         Histogram h = new Histogram(TimeUnit.SECONDS.toNanos(SEND_TIMEOUT.toSeconds()), 3);
         long failed = 0;
         Throwable lastError = null;
-        ServerJit.Watch quiet = jit.watch(target, 0, jitQuietTimeout);
+        JitWarmup quiet = jit.warmup(target, 0, jitQuietTimeoutMs);
         int recorded = 0;
         try (BenchClient client = target.client(new BenchClientSettings(-1, batchBytes, 0, 1))) {
             for (int i = 0; recorded < sends; i++) {

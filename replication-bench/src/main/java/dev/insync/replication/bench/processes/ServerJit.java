@@ -16,27 +16,20 @@
 
 package dev.insync.replication.bench.processes;
 
+import dev.insync.replication.bench.harness.JitWarmup;
 import dev.insync.replication.testkit.process.ProcStat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.DoubleSupplier;
-import java.util.function.LongSupplier;
 
 /**
- * Whether the servers' JIT compilers are still at work, read from the operating system.
- *
- * <p>A fixed warm-up is not enough on a small machine: with three broker JVMs on two cores, the C2
- * compiler threads still took more than half of the brokers' CPU 15 s into an acks=all load of 12
- * partitions, so a window measured then was the compiler's, not the system's. The warm-up therefore
- * goes on until, over a window of {@link #WINDOW_MS}, the brokers' compiler threads used less than
- * {@link #QUIET_SHARE} of the servers' CPU (bounded), for every target alike.
+ * How much CPU the servers' JIT compilers use, read from the operating system, for a
+ * {@link JitWarmup} of a target's processes (the same for every target).
  *
  * <p>Compiler CPU is the user plus system time of the threads HotSpot names {@code C1 CompilerThread*}
  * and {@code C2 CompilerThread*}, from {@code /proc/<pid>/task/<tid>/stat}; where that is not
@@ -45,10 +38,6 @@ import java.util.function.LongSupplier;
  */
 public final class ServerJit {
 
-    /** Length of one reading of the compilers' share. */
-    static final long WINDOW_MS = 1_000;
-    /** Below this share of the servers' CPU in a window, the compilers count as quiet. */
-    static final double QUIET_SHARE = 0.01;
 
     private final Path procRoot;
     /** Each compiler thread's CPU seconds at the previous reading, by thread id; null before the first. */
@@ -114,101 +103,11 @@ public final class ServerJit {
     }
 
     /**
-     * A warm-up that lasts at least {@code minMs} and then until the compilers are quiet over one
-     * window, at most {@code timeout} longer; {@link #settled()} is polled by whoever keeps the load
-     * running.
+     * A warm-up of the target's servers: at least {@code minMs}, then until their compilers are quiet
+     * over one window, at most {@code timeoutMs} longer.
      */
-    public Watch watch(ProcessBenchTarget target, long minMs, Duration timeout) {
-        return new Watch(() -> compilerCpuSeconds(target), target::serverCpuSeconds, System::nanoTime, minMs,
-                timeout.toMillis());
-    }
-
-    /** The state of one warm-up (not thread-safe: one thread polls it). */
-    public static final class Watch {
-        private final DoubleSupplier compilerCpu;
-        private final DoubleSupplier serverCpu;
-        private final LongSupplier nanoTime;
-        private final long startNs;
-        private final long minMs;
-        private final long timeoutMs;
-        private long windowStartNs;
-        private double compilerAtWindowStart = Double.NaN;
-        private double serverAtWindowStart = Double.NaN;
-        private double lastShare = Double.NaN;
-        private long settledAfterMs = -1;
-        private boolean settled;
-        private boolean quiet;
-
-        Watch(DoubleSupplier compilerCpu, DoubleSupplier serverCpu, LongSupplier nanoTime, long minMs, long timeoutMs) {
-            if (minMs < 0 || timeoutMs < 0) {
-                throw new IllegalArgumentException("Warm-up bounds must be >= 0: min " + minMs + " ms, timeout "
-                        + timeoutMs + " ms");
-            }
-            this.compilerCpu = compilerCpu;
-            this.serverCpu = serverCpu;
-            this.nanoTime = nanoTime;
-            this.minMs = minMs;
-            this.timeoutMs = timeoutMs;
-            this.startNs = nanoTime.getAsLong();
-        }
-
-        /** Whether the warm-up is over: quiet compilers, no reading, or the bound reached. */
-        public boolean settled() {
-            if (!settled && decide()) {
-                settled = true;
-                settledAfterMs = (nanoTime.getAsLong() - startNs) / 1_000_000;
-            }
-            return settled;
-        }
-
-        private boolean decide() {
-            long now = nanoTime.getAsLong();
-            long elapsedMs = (now - startNs) / 1_000_000;
-            if (elapsedMs < minMs) {
-                return false;
-            }
-            if (timeoutMs == 0 || elapsedMs >= minMs + timeoutMs) {
-                return true;
-            }
-            if (Double.isNaN(compilerAtWindowStart)) {
-                return startWindow(now);
-            }
-            if ((now - windowStartNs) / 1_000_000 < WINDOW_MS) {
-                return false;
-            }
-            double compiler = compilerCpu.getAsDouble() - compilerAtWindowStart;
-            double server = serverCpu.getAsDouble() - serverAtWindowStart;
-            lastShare = server > 0 ? compiler / server : 0;
-            if (lastShare < QUIET_SHARE) {
-                quiet = true;
-                return true;
-            }
-            return startWindow(now);
-        }
-
-        private boolean startWindow(long now) {
-            compilerAtWindowStart = compilerCpu.getAsDouble();
-            if (Double.isNaN(compilerAtWindowStart)) {
-                return true; // nothing to read: the fixed warm-up is all there is
-            }
-            serverAtWindowStart = serverCpu.getAsDouble();
-            windowStartNs = now;
-            return false;
-        }
-
-        /** How long the warm-up lasted, in milliseconds: from its start until it settled (or until now, if it has not). */
-        public long durationMs() {
-            return settled ? settledAfterMs : (nanoTime.getAsLong() - startNs) / 1_000_000;
-        }
-
-        /** Whether it ended because the compilers were quiet (not because of the bound or no reading). */
-        public boolean quiet() {
-            return quiet;
-        }
-
-        /** The compilers' share of the servers' CPU in the last full window read; NaN before one. */
-        public double lastShare() {
-            return lastShare;
-        }
+    public JitWarmup warmup(ProcessBenchTarget target, long minMs, long timeoutMs) {
+        return new JitWarmup(() -> compilerCpuSeconds(target), target::serverCpuSeconds, System::nanoTime, minMs,
+                timeoutMs);
     }
 }

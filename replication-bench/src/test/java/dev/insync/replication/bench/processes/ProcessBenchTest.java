@@ -40,7 +40,7 @@ class ProcessBenchTest {
 
     private BenchOptions options() {
         return new BenchOptions(dir.resolve("out"), 2, 50, 150, 30, 1000, 16 * 1024, 100, 0, 1_000,
-                Set.of(ProcessBench.SECTION));
+                Set.of(ProcessBench.SECTION), 0);
     }
 
     @Test
@@ -50,7 +50,7 @@ class ProcessBenchTest {
                 InMemoryBenchTarget.factory("insync", started));
         Measurements m = new Measurements();
         ProcessBenchSettings settings = new ProcessBenchSettings(List.of("insync", "kafka"), Map.of(),
-                Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO);
+                Duration.ofSeconds(10), Duration.ofSeconds(10));
         ProcessBench bench = new ProcessBench(options(), settings, m, s -> { }, available);
 
         bench.repeat(1, "[1/2] ", dir);
@@ -85,7 +85,7 @@ class ProcessBenchTest {
         List<InMemoryBenchTarget> started = new ArrayList<>();
         Measurements m = new Measurements();
         ProcessBenchSettings settings = new ProcessBenchSettings(List.of("kafka", "insync"), Map.of(),
-                Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ZERO);
+                Duration.ofSeconds(10), Duration.ofSeconds(10));
         ProcessBench bench = new ProcessBench(options(), settings, m, s -> { },
                 List.of(InMemoryBenchTarget.factory("kafka", started)));
 

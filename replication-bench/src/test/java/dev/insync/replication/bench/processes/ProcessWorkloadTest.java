@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.within;
 class ProcessWorkloadTest {
 
     private final InMemoryBenchTarget target = new InMemoryBenchTarget("mem");
-    private final ProcessWorkload workload = new ProcessWorkload(target, 100, 16 * 1024, Duration.ofSeconds(5), s -> { });
+    private final ProcessWorkload workload = new ProcessWorkload(target, 100, 16 * 1024, 5_000, s -> { });
 
     @AfterEach
     void close() {

@@ -23,13 +23,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-/** Reading the compiler threads' CPU from a {@code /proc} laid out in a directory, and the warm-up's decisions on a manual clock. */
+/** Reading the compiler threads' CPU from a {@code /proc} laid out in a directory. */
 class ServerJitTest {
 
     @TempDir
@@ -86,91 +85,5 @@ class ServerJitTest {
 
         assertThatThrownBy(() -> new ServerJit(proc).compilerCpuSeconds(List.of(5L)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("/proc/6/stat");
-    }
-
-    /** A clock, compiler and server CPU readings the test moves by hand. */
-    private static final class Readings {
-        final AtomicLong nowMs = new AtomicLong();
-        double compiler;
-        double server;
-
-        ServerJit.Watch watch(long minMs, long timeoutMs) {
-            return new ServerJit.Watch(() -> compiler, () -> server, () -> nowMs.get() * 1_000_000, minMs, timeoutMs);
-        }
-
-        void advance(long ms, double compilerSeconds, double serverSeconds) {
-            nowMs.addAndGet(ms);
-            compiler += compilerSeconds;
-            server += serverSeconds;
-        }
-    }
-
-    @Test
-    void theWarmUpLastsItsMinimumAndEndsInTheFirstWindowWhereTheCompilersUseUnderOnePercent() {
-        Readings r = new Readings();
-        ServerJit.Watch w = r.watch(2_000, 60_000);
-
-        r.advance(1_999, 0.5, 1.0);
-        assertThat(w.settled()).as("before the minimum").isFalse();
-        r.advance(1, 0, 0);
-        assertThat(w.settled()).as("the first window starts").isFalse();
-        r.advance(999, 0.5, 1.0);
-        assertThat(w.settled()).as("window not over").isFalse();
-        r.advance(1, 0.3, 0.5);
-        assertThat(w.settled()).as("compilers at half of the servers' CPU").isFalse();
-        assertThat(w.lastShare()).isCloseTo(0.8 / 1.5, within(1e-9));
-        r.advance(1_000, 0.02, 1.5);
-        assertThat(w.settled()).as("1.3 %% is not quiet").isFalse();
-        r.advance(1_000, 0.01, 1.5);
-
-        assertThat(w.settled()).isTrue();
-        assertThat(w.quiet()).isTrue();
-        assertThat(w.lastShare()).isCloseTo(0.01 / 1.5, within(1e-9));
-        assertThat(w.durationMs()).isEqualTo(5_000);
-        r.advance(1_000, 1.0, 1.0);
-        assertThat(w.settled()).as("once over, stays over").isTrue();
-        assertThat(w.durationMs()).as("the warm-up's length, not the time since").isEqualTo(5_000);
-    }
-
-    @Test
-    void aCompilerThatNeverQuietensEndsTheWarmUpAtTheBound() {
-        Readings r = new Readings();
-        ServerJit.Watch w = r.watch(1_000, 3_000);
-
-        for (int i = 0; i < 3; i++) {
-            r.advance(1_000, 0.5, 1.0);
-            assertThat(w.settled()).isFalse();
-        }
-        r.advance(1_000, 0.5, 1.0);
-
-        assertThat(w.settled()).isTrue();
-        assertThat(w.quiet()).isFalse();
-        assertThat(w.durationMs()).isEqualTo(4_000);
-    }
-
-    @Test
-    void withoutAReadingOrWithoutATimeoutTheWarmUpIsTheFixedOne() {
-        Readings r = new Readings();
-        r.compiler = Double.NaN;
-        ServerJit.Watch unreadable = r.watch(1_000, 60_000);
-        Readings f = new Readings();
-        ServerJit.Watch fixed = f.watch(1_000, 0);
-
-        assertThat(unreadable.settled()).isFalse();
-        r.advance(1_000, 0, 0);
-        assertThat(unreadable.settled()).isTrue();
-        assertThat(unreadable.quiet()).isFalse();
-
-        assertThat(fixed.settled()).isFalse();
-        f.advance(1_000, 0.5, 1.0);
-        assertThat(fixed.settled()).as("compiling, but no time to wait for it").isTrue();
-        assertThat(fixed.quiet()).isFalse();
-    }
-
-    @Test
-    void negativeBoundsAreRefused() {
-        Readings r = new Readings();
-        assertThatThrownBy(() -> r.watch(-1, 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> r.watch(0, -1)).isInstanceOf(IllegalArgumentException.class);
     }
 }
