@@ -29,8 +29,10 @@ import java.util.function.LongSupplier;
  * <p>A fixed warm-up is not enough on a small machine: with three broker JVMs on two cores, the C2
  * compiler threads still took more than half of the brokers' CPU 15 s into an acks=all load of 12
  * partitions, so a window measured then was the compiler's, not the system's. So a warm-up lasts at
- * least its minimum and then until, over a window of {@link #WINDOW_MS}, the compilers used less
- * than {@link #QUIET_SHARE} of the system's CPU, at most a timeout longer; whoever keeps the load
+ * least its minimum and then until, over {@link #QUIET_WINDOWS} windows of {@link #WINDOW_MS} in a
+ * row, the compilers used less than {@link #QUIET_SHARE} of the system's CPU, at most a timeout
+ * longer (one quiet window was not enough: on a loaded machine, compilation comes in bursts, and the
+ * window measured after a single quiet second still had 5-9 % of compiler time); whoever keeps the load
  * running polls {@link #settled()} (one thread: not thread-safe).
  */
 public final class JitWarmup {
@@ -39,6 +41,8 @@ public final class JitWarmup {
     static final long WINDOW_MS = 1_000;
     /** Below this share of the system's CPU in a window, the compilers count as quiet. */
     static final double QUIET_SHARE = 0.01;
+    /** Quiet windows in a row that end the warm-up. */
+    static final int QUIET_WINDOWS = 2;
     /** How often a load's driver should ask {@link #settled()}. */
     public static final long POLL_MS = 50;
 
@@ -55,6 +59,7 @@ public final class JitWarmup {
     private long settledAfterMs = -1;
     private boolean settled;
     private boolean quiet;
+    private int quietWindows;
 
     /**
      * @param compilerCpu CPU seconds the compilers used so far (NaN: not readable, the warm-up is the fixed one)
@@ -103,7 +108,8 @@ public final class JitWarmup {
         double compiler = compilerCpu.getAsDouble() - compilerAtWindowStart;
         double server = serverCpu.getAsDouble() - serverAtWindowStart;
         lastShare = server > 0 ? compiler / server : 0;
-        if (lastShare < QUIET_SHARE) {
+        quietWindows = lastShare < QUIET_SHARE ? quietWindows + 1 : 0;
+        if (quietWindows == QUIET_WINDOWS) {
             quiet = true;
             return true;
         }
