@@ -731,16 +731,31 @@ public final class ReplicaFetcher {
             nextRound = ++sequence;
             scheduledRound = nextRound;
         }
-        report(outcome);
-        runRound(nextRound);
+        reportFailures(outcome);
+        try {
+            runRound(nextRound);
+        } finally {
+            // After the next fetch left: the HW report only wakes fetches parked on this broker (FET-5,
+            // consumers'), while that fetch carries the ack the leader's acks=all produces wait for (FET-4).
+            reportHighWatermarks(outcome);
+        }
     }
 
     private void report(Outcome outcome) {
+        reportFailures(outcome);
+        reportHighWatermarks(outcome);
+    }
+
+    /** FOL-6: before the next round, so that a storage failure takes its directory offline before it is fetched again. */
+    private void reportFailures(Outcome outcome) {
         outcome.failed().forEach((tp, f) -> listener.onPartitionFailed(tp, f.error(), f.reason()));
+    }
+
+    private void reportHighWatermarks(Outcome outcome) {
         if (!outcome.highWatermarkChanged().isEmpty()) {
-            // INV-6: an ordered copy; Set.copyOf/Map.copyOf iterate in an order randomized per JVM, and the
-            // order callbacks run in decides the order of simulated events.
-            listener.onHighWatermarksChanged(Collections.unmodifiableSet(new LinkedHashSet<>(outcome.highWatermarkChanged())));
+            // INV-6: the outcome's own insertion-ordered set (never Set.copyOf, whose order is randomized per
+            // JVM: the order callbacks run in decides the order of simulated events); nothing changes it now.
+            listener.onHighWatermarksChanged(Collections.unmodifiableSet(outcome.highWatermarkChanged()));
         }
     }
 

@@ -664,8 +664,7 @@ public final class ReplicaManager {
             return future;
         }
         DelayedFetch delayed = new DelayedFetch(request,
-                r -> fetch.read(session.reads(List.of(), true, partitions::get), scheduler.time().milliseconds(), false)
-                        ? READY : NOTHING_NEW,
+                r -> fetch.wake(scheduler.time().milliseconds()) ? READY : NOTHING_NEW,
                 r -> new DelayedFetch.Read(fetch.finish(), true), future);
         try {
             fetchPurgatory.tryCompleteElseWatch(delayed, List.of(session));
@@ -695,6 +694,12 @@ public final class ReplicaManager {
         private int answersWithData;
         private long bytesReadable;
         private boolean satisfiedByState;
+        /**
+         * A wake's read satisfied the fetch: every answer is as current as a re-read would make it
+         * (the wake read every partition marked since the fetch's last read; the others have not
+         * changed in a way that marks them), so {@link #finish} sends them without reading again.
+         */
+        private boolean answeredByWake;
 
         SessionFetch(FetchSession session, FetchRequest request, RecordsForm form, List<TopicPartition> named) {
             this.session = session;
@@ -772,15 +777,39 @@ public final class ReplicaManager {
                     fetchPurgatory.checkAndComplete(partition.topicPartition());
                     // This fetch's own answer already carries the new HW: only the other sessions are told
                     // (marking it here made its own park re-read the partition it had just read).
-                    wakeFetchSessions(partition.topicPartition(), session);
+                    markHighWatermarkInSessions(partition.topicPartition(), session);
                 }
             }
             return satisfied;
         }
 
-        /** A parked fetch ends (satisfied or expired): every partition not idle is read again, then answered. */
+        /**
+         * FET-5: a wake of the parked fetch (an append or a role or storage change of one of its
+         * partitions): reads the partitions marked since its last read, and whether it is now satisfied.
+         */
+        boolean wake(long nowMs) {
+            boolean satisfied = read(session.reads(List.of(), true, partitions::get), nowMs, false);
+            if (satisfied) {
+                synchronized (this) {
+                    answeredByWake = true;
+                }
+            }
+            return satisfied;
+        }
+
+        /**
+         * A parked fetch ends: satisfied by a wake, it answers what that wake read (on the waking
+         * thread, which reads each partition once per wake); expired, every partition not idle is
+         * read again first.
+         */
         FetchResponse finish() {
-            read(sessionReads(session, List.of()), scheduler.time().milliseconds(), false);
+            boolean current;
+            synchronized (this) {
+                current = answeredByWake;
+            }
+            if (!current) {
+                read(sessionReads(session, List.of()), scheduler.time().milliseconds(), false);
+            }
             return response();
         }
 
@@ -896,23 +925,38 @@ public final class ReplicaManager {
      * holding it read it at the next wake of their parked fetch, which is woken now.
      */
     private void wakeFetchSessions(TopicPartition tp) {
-        wakeFetchSessions(tp, null);
-    }
-
-    /** {@link #wakeFetchSessions(TopicPartition)} of every session but {@code reading}, whose fetch is reading {@code tp}. */
-    private void wakeFetchSessions(TopicPartition tp, FetchSession reading) {
         if (fetchSessions == null) {
             return;
         }
         for (FetchSession session : fetchSessions.sessionsOf(tp)) {
-            if (session == reading) {
-                continue;
-            }
-            FetchSession.IdleFetch f = session.leaveIdle(tp, true);
-            if (f != null) {
-                applyIdleFetch(f);
-            }
+            markForNextRead(session, tp);
             fetchPurgatory.checkAndComplete(session);
+        }
+    }
+
+    /**
+     * FET-5, FET-7: a follower's fetch raised {@code tp}'s HW. The sessions holding it, but
+     * {@code reading} (null: none), read it at their next wake or fetch, so that answer tells the
+     * follower the new HW; their parked fetches are not woken now: sessions are followers', whose
+     * parked fetch an HW step cannot satisfy (no byte became readable, nothing failed), and each such
+     * wake was a log read per session, on the thread whose fetch also completes the acks=all produces.
+     */
+    private void markHighWatermarkInSessions(TopicPartition tp, FetchSession reading) {
+        if (fetchSessions == null) {
+            return;
+        }
+        for (FetchSession session : fetchSessions.sessionsOf(tp)) {
+            if (session != reading) {
+                markForNextRead(session, tp);
+            }
+        }
+    }
+
+    /** {@code tp} leaves its idle state in {@code session} (its skipped fetches recorded, FET-4) and is read at the next wake or fetch. */
+    private void markForNextRead(FetchSession session, TopicPartition tp) {
+        FetchSession.IdleFetch f = session.leaveIdle(tp, true);
+        if (f != null) {
+            applyIdleFetch(f);
         }
     }
 
@@ -1037,7 +1081,7 @@ public final class ReplicaManager {
                 // PRO-4: the HW rose; parked follower fetches do not wait for it, consumers' may.
                 completeProducesUpToHighWatermark(partition.topicPartition(), partition);
                 fetchPurgatory.checkAndComplete(partition.topicPartition());
-                wakeFetchSessions(partition.topicPartition()); // FET-7: sessions tell their followers the new HW
+                markHighWatermarkInSessions(partition.topicPartition(), null); // FET-7: their next answer tells it
             }
         }
         boolean satisfied = satisfiedByState || bytesReadable >= request.minBytes();

@@ -39,6 +39,8 @@ class FetcherTestSupport {
     final ManualScheduler scheduler = new ManualScheduler();
     final FakeTransport transport = new FakeTransport();
     final List<Set<TopicPartition>> hwChanges = new ArrayList<>();
+    /** How many fetches had been sent when each HW change was reported. */
+    final List<Integer> fetchesSentAtHwReport = new ArrayList<>();
     final Map<TopicPartition, String> failures = new LinkedHashMap<>();
     long brokerEpoch = 42L;
 
@@ -46,6 +48,7 @@ class FetcherTestSupport {
         @Override
         public void onHighWatermarksChanged(Set<TopicPartition> partitions) {
             hwChanges.add(partitions);
+            fetchesSentAtHwReport.add(transport.sent.size());
         }
 
         @Override

@@ -343,6 +343,20 @@ class ReplicaFetcherTest extends FetcherTestSupport {
     }
 
     @Test
+    @DisplayName("FET-4 FOL-5 the next fetch, which acknowledges what was just appended, leaves before the HW change"
+            + " is reported")
+    void fet4NextFetchLeavesBeforeTheHighWatermarkReport() {
+        FakeFollowerPartition p = followed(DIV0, 0, batch(0, 9, 0));
+        int sentBefore = transport.sent.size();
+        answer(response(DIV0, data(12, 0, 12, records(batch(10, 11, 0)))));
+        assertThat(p.highWatermark).isEqualTo(12);
+        assertThat(hwChanges).containsExactly(Set.of(DIV0));
+        assertThat(fetchesSentAtHwReport).as("fetches sent when the HW change was reported")
+                .containsExactly(sentBefore + 1);
+        assertThat(transport.last().request().partitions().get(DIV0).fetchOffset()).isEqualTo(12);
+    }
+
+    @Test
     @DisplayName("FOL-5 an empty answer re-applies the leader HW whenever it, or the local HW, differs from the"
             + " last one applied")
     void fol5EmptyAnswersStillApplyHighWatermarkChanges() {

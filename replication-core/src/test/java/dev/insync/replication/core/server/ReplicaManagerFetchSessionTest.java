@@ -426,4 +426,65 @@ class ReplicaManagerFetchSessionTest extends TestClusterCase {
         assertThat(expired.partitions().get(REP0).highWatermark()).isEqualTo(1);
         assertThat(rm(1).partitionReads() - reads).as("nor when it expired").isEqualTo(1);
     }
+
+    @Test
+    @DisplayName("FET-5 FET-7 a parked session fetch woken by an append reads the appended partition once and answers"
+            + " within the append, on the appending thread")
+    void fet5WokenSessionFetchReadsOnceOnTheAppendingThread() {
+        int session = openSessionOfFollower2(List.of(1, 2));
+        assertThat(done(rm(1).fetch(incremental(2, 1L, session, 1, 0, Map.of(), List.of()))).partitions()).isEmpty();
+        CompletableFuture<FetchResponse> parked = rm(1).fetch(incremental(2, 1L, session, 2, 500, Map.of(), List.of()));
+        assertThat(parked).isNotDone();
+        CompletableFuture<Thread> answeredOn = parked.thenApply(r -> Thread.currentThread());
+        long reads = rm(1).partitionReads();
+
+        rm(1).produce(Map.of(REP1, records("x")), Acks.LEADER, 30_000);
+
+        assertThat(answeredOn).as("answered before the produce returned, not by a later task").isDone();
+        assertThat(answeredOn.join()).as("on the thread that appended").isSameAs(Thread.currentThread());
+        assertThat(rm(1).partitionReads() - reads)
+                .as("the wake's read is the answer: REP1 is not read again when the fetch completes").isEqualTo(1);
+        FetchResponse r = parked.join();
+        assertThat(r.partitions().keySet()).containsExactly(REP1);
+        assertThat(r.partitions().get(REP1).records().batches()).hasSize(1);
+        assertThat(r.partitions().get(REP1).logEndOffset()).isEqualTo(1);
+        assertThat(r.partitions().get(REP1).highWatermark()).isZero();
+    }
+
+    @Test
+    @DisplayName("FET-5 FET-7 HW-1 an HW step by one follower's fetch reads no other session's parked fetch; that"
+            + " fetch's next answer carries the new HW")
+    void fet5HwStepDoesNotReadOtherParkedSessionFetches() {
+        int session2 = openSessionOfFollower2(List.of(1, 2, 3));
+        FetchResponse full3 = done(rm(1).fetch(open(3, 1L, 0, offsets(REP0, 0, REP1, 0))));
+        int session3 = full3.sessionId();
+        assertThat(session3).isPositive().isNotEqualTo(session2);
+        rm(1).produce(Map.of(REP0, records("a")), Acks.LEADER, 30_000);
+        assertThat(done(rm(1).fetch(incremental(2, 1L, session2, 1, 0, Map.of(), List.of()))).partitions())
+                .containsOnlyKeys(REP0);
+        assertThat(done(rm(1).fetch(incremental(3, 1L, session3, 1, 0, Map.of(), List.of()))).partitions())
+                .containsOnlyKeys(REP0);
+        CompletableFuture<FetchResponse> parked2 = rm(1).fetch(incremental(2, 1L, session2, 2, 500, offsets(REP0, 1),
+                List.of()));
+        assertThat(parked2).isNotDone();
+        assertThat(partition(1, REP0).highWatermark()).as("follower 3 has not acknowledged").isZero();
+        long reads = rm(1).partitionReads();
+
+        CompletableFuture<FetchResponse> parked3 = rm(1).fetch(incremental(3, 1L, session3, 2, 500, offsets(REP0, 1),
+                List.of()));
+
+        assertThat(partition(1, REP0).highWatermark()).as("HW-1: every ISR member has offset 0").isEqualTo(1);
+        assertThat(parked3).isNotDone();
+        assertThat(parked2).as("an HW step cannot satisfy a follower's fetch").isNotDone();
+        assertThat(rm(1).partitionReads() - reads).as("only follower 3's own read of REP0").isEqualTo(1);
+
+        rm(1).produce(Map.of(REP0, records("b")), Acks.LEADER, 30_000);
+        FetchResponse woken = done(parked2);
+        assertThat(woken.partitions().keySet()).containsExactly(REP0);
+        assertThat(woken.partitions().get(REP0).records().batches()).hasSize(1);
+        assertThat(woken.partitions().get(REP0).highWatermark()).as("the HW step is told with the next answer")
+                .isEqualTo(1);
+        assertThat(done(parked3).partitions().get(REP0).highWatermark()).isEqualTo(1);
+        assertThat(rm(1).partitionReads() - reads).as("and each woken fetch read REP0 once").isEqualTo(3);
+    }
 }

@@ -40,9 +40,22 @@ public record NodeId(String kind, int id) implements Comparable<NodeId> {
     /** Validates the name. */
     public NodeId {
         Objects.requireNonNull(kind, "kind");
-        if (kind.isBlank() || kind.chars().anyMatch(Character::isWhitespace)) {
+        if (kind.isEmpty() || hasWhitespace(kind)) {
             throw new IllegalArgumentException("Invalid node kind '" + kind + "' (id " + id + ")");
         }
+    }
+
+    /**
+     * A plain loop: a node id is made for every in-memory fetch sent (the transport names the leader
+     * by id), and a stream over the name's characters was a tenth of a replica fetcher's samples.
+     */
+    private static boolean hasWhitespace(String kind) {
+        for (int i = 0; i < kind.length(); i++) {
+            if (Character.isWhitespace(kind.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Broker {@code brokerId}. */
