@@ -45,6 +45,8 @@ public final class BenchSuite {
     public static final String NO_FSYNC = "nofsync";
     /** Metric prefix of Insync with {@code flush.messages=1}. */
     public static final String FSYNC = "fsync";
+    /** Sends between two looks at the JIT compiler while a latency scenario warms up. */
+    static final int LATENCY_WARMUP_CHUNK = 200;
 
     private final BenchOptions options;
     private final ProcessBenchSettings processSettings;
@@ -178,6 +180,11 @@ public final class BenchSuite {
                     Histogram h = new Histogram(3_600_000_000_000L, 3);
                     // With an fsync per message each send costs milliseconds: a tenth of the sends keeps the run short.
                     int sends = fsync ? Math.max(1_000, options.latencySends() / 10) : options.latencySends();
+                    // A fresh cluster: warm until this JVM's compiler is quiet, or the first repeats measure the JIT.
+                    JitWarmup warmup = JitWarmup.thisJvm(0, options.jitQuietTimeoutMs());
+                    do {
+                        producer.runRequests(LATENCY_WARMUP_CHUNK);
+                    } while (!warmup.settled());
                     producer.measureLatency(h, Math.max(200, sends / 10), sends);
                     if (producer.failures() > 0) {
                         out.note("insync." + name, producer.failures() + " sends failed, last " + producer.lastError());
