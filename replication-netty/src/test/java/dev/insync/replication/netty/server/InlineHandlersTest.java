@@ -148,6 +148,18 @@ class InlineHandlersTest {
     }
 
     @Test
+    @DisplayName("num.network.threads defaults to half the available processors, at least 1, and is read from properties")
+    void networkThreadsDefaultFollowsTheProcessors() {
+        int expected = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        assertThat(NetworkConfig.defaultNumNetworkThreads()).isEqualTo(expected);
+        assertThat(NetworkConfig.defaults().numNetworkThreads()).isEqualTo(expected);
+        assertThat(NetworkConfig.fromProperties(Map.of()).numNetworkThreads()).isEqualTo(expected);
+        assertThat(NetworkConfig.fromProperties(Map.of("num.network.threads", "3")).numNetworkThreads()).isEqualTo(3);
+        assertThatThrownBy(() -> NetworkConfig.fromProperties(Map.of("num.network.threads", "0")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("num.network.threads");
+    }
+
+    @Test
     @DisplayName("insync.network.inline.handlers is on by default, read from properties, and a value other than true/false is refused")
     void inlineHandlersProperty() {
         assertThat(NetworkConfig.defaults().inlineHandlers()).isTrue();
