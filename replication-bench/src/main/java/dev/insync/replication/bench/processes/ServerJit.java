@@ -38,7 +38,6 @@ import java.util.Map;
  */
 public final class ServerJit {
 
-
     private final Path procRoot;
     /** Each compiler thread's CPU seconds at the previous reading, by thread id; null before the first. */
     private Map<Long, Double> lastByThread;
@@ -104,7 +103,7 @@ public final class ServerJit {
 
     /**
      * A warm-up of the target's servers: at least {@code minMs}, then until their compilers are quiet
-     * over one window, at most {@code timeoutMs} longer.
+     * ({@link JitWarmup}), at most {@code timeoutMs} longer.
      */
     public JitWarmup warmup(ProcessBenchTarget target, long minMs, long timeoutMs) {
         return new JitWarmup(() -> compilerCpuSeconds(target), target::serverCpuSeconds, System::nanoTime, minMs,
