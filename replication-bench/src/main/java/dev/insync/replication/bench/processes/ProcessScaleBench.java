@@ -115,9 +115,10 @@ public final class ProcessScaleBench {
         Map<Integer, Long> heapBefore = liveHeapBytes(pids);
         step.accept("creating the topic");
         long t0 = System.nanoTime();
-        // Creation is bounded by its own work: a generous second per 250 partitions, at least two minutes.
+        // Creation is bounded by its own work: a generous second per 100 partitions, at least two minutes
+        // (30,000 took 75 to 173 s on a loaded two-core machine: one per 250 timed it out).
         target.createTopic(TOPIC, partitions, REPLICATION_FACTOR, MIN_INSYNC_REPLICAS,
-                Duration.ofSeconds(Math.max(120, partitions / 250)));
+                Duration.ofSeconds(Math.max(120, partitions / 100)));
         out.add(prefix + "create_s", (System.nanoTime() - t0) / 1e9);
         out.add(prefix + "partitions_per_broker", partitions * REPLICATION_FACTOR / (double) pids.size());
         step.accept("settling");
@@ -145,20 +146,34 @@ public final class ProcessScaleBench {
     }
 
     /**
-     * Waits until two consecutive windows cost within {@link #SETTLED_RATIO} of each other, or one costs
-     * less than {@link #SETTLED_CORES}, at most {@link #SETTLE_MAX_MS}; the ms waited.
+     * Waits until two consecutive windows are {@link #settled}, at most {@link #SETTLE_MAX_MS}; the ms waited.
      */
     static long settle(Map<Integer, Long> pids) throws InterruptedException {
         long start = System.nanoTime();
         double previous = Double.NaN;
         while ((System.nanoTime() - start) / 1_000_000 < SETTLE_MAX_MS) {
             double now = cores(pids, SETTLE_WINDOW_MS).values().stream().mapToDouble(Double::doubleValue).sum();
-            if (now < SETTLED_CORES || !Double.isNaN(previous) && now <= previous * SETTLED_RATIO) {
+            if (settled(previous, now)) {
                 break;
             }
             previous = now;
         }
         return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    /**
+     * Whether a window costing {@code now} cores after one costing {@code previous} (NaN: none yet)
+     * counts as settled: below {@link #SETTLED_CORES}, or within {@link #SETTLED_RATIO} of the previous
+     * window in either direction. Only a rise used to be bounded, so a cost still falling fast (the JIT
+     * compiler working off the compilations the topic's creation queued, which at 30,000 partitions
+     * cost 20 % of a core in the first 15 s after it and 4 % in the next) counted as settled after two
+     * windows, and the idle reading took that tail for the broker's idle cost.
+     */
+    static boolean settled(double previous, double now) {
+        if (now < SETTLED_CORES) {
+            return true;
+        }
+        return !Double.isNaN(previous) && now <= previous * SETTLED_RATIO && previous <= now * SETTLED_RATIO;
     }
 
     /** Cores each process used on average over {@code ms} of wall time (user plus system, as the OS counts). */

@@ -26,6 +26,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ProcessScaleBenchTest {
 
     @Test
+    void aCostStillFallingIsNotSettledTwoAboutTheSameAre() {
+        // The first 15 s windows after a 30,000-partition topic was created: the JIT compiler's tail.
+        assertThat(ProcessScaleBench.settled(Double.NaN, 0.20)).isFalse();
+        assertThat(ProcessScaleBench.settled(0.20, 0.046)).isFalse();
+        assertThat(ProcessScaleBench.settled(0.046, 0.17)).isFalse();
+        assertThat(ProcessScaleBench.settled(0.046, 0.040)).isTrue();
+        assertThat(ProcessScaleBench.settled(0.040, 0.046)).isTrue();
+        // All brokers together under 2 % of a core: nothing left to wait for.
+        assertThat(ProcessScaleBench.settled(Double.NaN, 0.019)).isTrue();
+    }
+
+    @Test
     void aClassHistogramsTotalLineIsItsLiveBytes() throws Exception {
         String histogram = " num     #instances         #bytes  class name (module)\n"
                 + "-------------------------------------------------------\n"
