@@ -26,6 +26,29 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ProcessScaleBenchTest {
 
     @Test
+    void aCostStillFallingIsNotSettledTwoAboutTheSameAre() {
+        // The first 15 s windows after a 30,000-partition topic was created: the JIT compiler's tail.
+        assertThat(ProcessScaleBench.settled(Double.NaN, 0.20)).isFalse();
+        assertThat(ProcessScaleBench.settled(0.20, 0.046)).isFalse();
+        assertThat(ProcessScaleBench.settled(0.046, 0.17)).isFalse();
+        assertThat(ProcessScaleBench.settled(0.046, 0.040)).isTrue();
+        assertThat(ProcessScaleBench.settled(0.040, 0.046)).isTrue();
+        // All brokers together under 2 % of a core: nothing left to wait for.
+        assertThat(ProcessScaleBench.settled(Double.NaN, 0.019)).isTrue();
+    }
+
+    @Test
+    void aStatLinesTimesAreItsFourteenthAndFifteenthFields() {
+        String stat = "4242 (C2 CompilerThre) S 4200 4200 1 0 -1 1077936192 12 0 0 0 350 25 0 0 20 0 40 0";
+        assertThat(ProcessScaleBench.statTicks(stat)).isEqualTo(375);
+        if (java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task"))) {
+            // This JVM has compiler threads too; on Linux they are found.
+            assertThat(ProcessScaleBench.compilerThreadTicks(java.util.Map.of(1, ProcessHandle.current().pid())))
+                    .isPresent();
+        }
+    }
+
+    @Test
     void aClassHistogramsTotalLineIsItsLiveBytes() throws Exception {
         String histogram = " num     #instances         #bytes  class name (module)\n"
                 + "-------------------------------------------------------\n"

@@ -52,6 +52,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -97,6 +98,8 @@ public final class Partition {
      */
     private IsrState answeredPending;
     private volatile Map<Integer, Replica> remoteReplicas = Map.of();
+    /** {@link #remoteState} as a function, made once: ISR-1's check of every led partition allocates nothing. */
+    private final IntFunction<ReplicaState> remoteStateOf = this::remoteState;
 
     /**
      * CTL-6: this broker leads a partition the controller marked RECOVERING (an unclean election) and its report
@@ -660,10 +663,10 @@ public final class Partition {
         return candidate;
     }
 
-    private Map<Integer, ReplicaState> snapshotStates() {
-        Map<Integer, ReplicaState> states = new LinkedHashMap<>();
-        remoteReplicas.forEach((id, replica) -> states.put(id, replica.stateSnapshot()));
-        return states;
+    /** A remote replica's live state, {@link ReplicaState#EMPTY} for a broker that is not one. */
+    private ReplicaState remoteState(int brokerId) {
+        Replica replica = remoteReplicas.get(brokerId);
+        return replica == null ? ReplicaState.EMPTY : replica.stateSnapshot();
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -746,9 +749,13 @@ public final class Partition {
                 + " and version updated to " + partitionEpoch;
     }
 
-    /** ISR-1 over the current state (called under the lock). */
+    /**
+     * ISR-1 over the current state (called under the lock), reading the live replica states without copying
+     * them: the periodic task asks this of every led partition, and when all are in sync (an idle broker)
+     * nothing is allocated.
+     */
     private List<Integer> outOfSyncReplicas(long currentTimeMs) {
-        return outOfSyncReplicas(isrState, localBrokerId, snapshotStates(), log.logEndOffset(), currentTimeMs,
+        return outOfSyncReplicas(isrState, localBrokerId, remoteStateOf, log.logEndOffset(), currentTimeMs,
                 settings.replicaLagTimeMaxMs());
     }
 
@@ -758,20 +765,31 @@ public final class Partition {
      */
     public static List<Integer> outOfSyncReplicas(IsrState state, int leaderId, Map<Integer, ReplicaState> remoteStates,
                                                   long leaderEndOffset, long currentTimeMs, long replicaLagTimeMaxMs) {
+        return outOfSyncReplicas(state, leaderId, id -> remoteStates.getOrDefault(id, ReplicaState.EMPTY),
+                leaderEndOffset, currentTimeMs, replicaLagTimeMaxMs);
+    }
+
+    /** ISR-1 with each member's state looked up by broker id; the list is built only when a member is out of sync. */
+    static List<Integer> outOfSyncReplicas(IsrState state, int leaderId, IntFunction<ReplicaState> stateOf,
+                                           long leaderEndOffset, long currentTimeMs, long replicaLagTimeMaxMs) {
         if (state.isInflight()) {
             return List.of();
         }
-        List<Integer> outOfSync = new ArrayList<>();
-        for (int id : state.isr()) {
+        List<Integer> isr = state.isr();
+        List<Integer> outOfSync = null;
+        for (int i = 0; i < isr.size(); i++) {
+            int id = isr.get(i);
             if (id == leaderId) {
                 continue;
             }
-            ReplicaState replicaState = remoteStates.getOrDefault(id, ReplicaState.EMPTY);
-            if (!replicaState.isCaughtUp(leaderEndOffset, currentTimeMs, replicaLagTimeMaxMs)) {
+            if (!stateOf.apply(id).isCaughtUp(leaderEndOffset, currentTimeMs, replicaLagTimeMaxMs)) {
+                if (outOfSync == null) {
+                    outOfSync = new ArrayList<>(isr.size());
+                }
                 outOfSync.add(id);
             }
         }
-        return List.copyOf(outOfSync);
+        return outOfSync == null ? List.of() : List.copyOf(outOfSync);
     }
 
     /** ISR-2 check (called under the lock). */

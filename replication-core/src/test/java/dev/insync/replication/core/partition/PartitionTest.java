@@ -657,6 +657,31 @@ class PartitionTest {
         }
 
         @Test
+        @DisplayName("ISR-1 the periodic shrink check of a leader whose followers are in sync allocates nothing")
+        void isr1InSyncCheckAllocatesNothing() {
+            // The ISR-expiration task asks this of every led partition every replica.lag.time.max.ms / 2: an
+            // idle broker leading 10,000 partitions used to copy each one's replica states into a new map.
+            PartitionFixture f = new PartitionFixture(1).leaderOf123();
+            f.append(10, Acks.ALL);
+            bothFetch(f, 10);
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long now = f.time.milliseconds();
+            for (int i = 0; i < 10_000; i++) {
+                f.partition.maybeShrinkIsr(now);
+            }
+            int checks = 100_000;
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < checks; i++) {
+                f.partition.maybeShrinkIsr(now);
+            }
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertThat(allocated).as("bytes allocated by %s in-sync checks", checks).isLessThan(checks);
+            assertThat(f.sender.count()).isZero();
+            assertThat(f.partition.isr()).containsExactly(1, 2, 3);
+        }
+
+        @Test
         @DisplayName("ISR-2 a follower joins when LEO >= HW and >= the leader epoch start, with its broker epoch in the proposal")
         void isr2Expand() {
             PartitionFixture f = new PartitionFixture(1);
