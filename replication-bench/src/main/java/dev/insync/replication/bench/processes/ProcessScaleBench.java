@@ -21,7 +21,6 @@ import dev.insync.replication.bench.harness.Measurements;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +28,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -70,8 +68,6 @@ public final class ProcessScaleBench {
     static final double SETTLED_CORES = 0.02;
     /** The JIT compiler threads may use at most this many cores per process in a settled window. */
     static final double COMPILER_QUIET_CORES_PER_PROCESS = 0.01;
-    /** Linux's USER_HZ, the unit of {@code /proc/<pid>/stat}'s times (100 on every common platform). */
-    static final long CLOCK_TICKS_PER_S = 100;
     static final Duration JCMD_TIMEOUT = Duration.ofSeconds(120);
     private static final Pattern HISTOGRAM_TOTAL = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$");
 
@@ -159,54 +155,21 @@ public final class ProcessScaleBench {
     static long settle(Map<Integer, Long> pids) throws InterruptedException {
         long start = System.nanoTime();
         double previous = Double.NaN;
+        // Under load the compiler works off the compilations the topic's creation queued at a steady pace
+        // for a while, so two windows can cost the same and still not be idle.
+        ServerJit jit = new ServerJit();
         while ((System.nanoTime() - start) / 1_000_000 < SETTLE_MAX_MS) {
-            OptionalLong compilerTicks0 = compilerThreadTicks(pids);
+            double compiler0 = jit.compilerCpuSeconds(pids.values());
             double now = cores(pids, SETTLE_WINDOW_MS).values().stream().mapToDouble(Double::doubleValue).sum();
-            OptionalLong compilerTicks1 = compilerThreadTicks(pids);
-            double compiler = compilerTicks0.isPresent() && compilerTicks1.isPresent()
-                    ? (compilerTicks1.getAsLong() - compilerTicks0.getAsLong()) / (double) CLOCK_TICKS_PER_S
-                    / (SETTLE_WINDOW_MS / 1000.0) : 0;
-            if (settled(previous, now) && compiler <= COMPILER_QUIET_CORES_PER_PROCESS * pids.size()) {
+            double compilerCores = (jit.compilerCpuSeconds(pids.values()) - compiler0) / (SETTLE_WINDOW_MS / 1000.0);
+            // NaN (no /proc): the ratio rule alone.
+            boolean compilerQuiet = Double.isNaN(compilerCores) || compilerCores <= COMPILER_QUIET_CORES_PER_PROCESS * pids.size();
+            if (settled(previous, now) && compilerQuiet) {
                 break;
             }
             previous = now;
         }
         return (System.nanoTime() - start) / 1_000_000;
-    }
-
-    /**
-     * The CPU clock ticks (user plus system) the JIT compiler threads of {@code pids} used so far, from
-     * Linux's {@code /proc/<pid>/task/<tid>/{comm,stat}}; empty where that is not readable. Under load the
-     * compiler works off the compilations the topic's creation queued at a steady pace for a while, so two
-     * windows can cost the same and still not be idle.
-     */
-    static OptionalLong compilerThreadTicks(Map<Integer, Long> pids) {
-        long ticks = 0;
-        for (long pid : pids.values()) {
-            Path tasks = Path.of("/proc", Long.toString(pid), "task");
-            try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
-                for (Path thread : threads) {
-                    try {
-                        // "C2 CompilerThre", "C1 CompilerThre" (the kernel keeps 15 characters of a thread's name)
-                        if (Files.readString(thread.resolve("comm")).contains("CompilerThre")) {
-                            ticks += statTicks(Files.readString(thread.resolve("stat")));
-                        }
-                    } catch (IOException | RuntimeException e) {
-                        // the thread ended meanwhile
-                    }
-                }
-            } catch (IOException e) {
-                return OptionalLong.empty();
-            }
-        }
-        return OptionalLong.of(ticks);
-    }
-
-    /** utime plus stime of a {@code /proc/.../stat} line (fields 14 and 15, counted after the command's closing parenthesis). */
-    static long statTicks(String stat) {
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-        // fields[0] is field 3 (state): utime is field 14, stime field 15.
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
     /**

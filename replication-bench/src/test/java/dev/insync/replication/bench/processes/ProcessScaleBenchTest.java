@@ -38,17 +38,6 @@ class ProcessScaleBenchTest {
     }
 
     @Test
-    void aStatLinesTimesAreItsFourteenthAndFifteenthFields() {
-        String stat = "4242 (C2 CompilerThre) S 4200 4200 1 0 -1 1077936192 12 0 0 0 350 25 0 0 20 0 40 0";
-        assertThat(ProcessScaleBench.statTicks(stat)).isEqualTo(375);
-        if (java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task"))) {
-            // This JVM has compiler threads too; on Linux they are found.
-            assertThat(ProcessScaleBench.compilerThreadTicks(java.util.Map.of(1, ProcessHandle.current().pid())))
-                    .isPresent();
-        }
-    }
-
-    @Test
     void aClassHistogramsTotalLineIsItsLiveBytes() throws Exception {
         String histogram = " num     #instances         #bytes  class name (module)\n"
                 + "-------------------------------------------------------\n"
