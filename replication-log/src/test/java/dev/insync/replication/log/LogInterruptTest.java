@@ -100,6 +100,12 @@ class LogInterruptTest {
             AtomicReference<Long> interruptedCalls = new AtomicReference<>(0L);
             Thread appender = new Thread(() -> {
                 started.countDown();
+                // On a loaded machine all appends could end before the first interrupt: start once one has landed,
+                // so the first append runs with the flag set (bounded wait: the assertions below then fail clearly).
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JOIN_TIMEOUT_MS);
+                while (!Thread.currentThread().isInterrupted() && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
                 for (int i = 0; i < appends; i++) {
                     try {
                         log.appendAsLeader(batch("l" + i, 1), i / 50);
