@@ -45,6 +45,8 @@ public final class BenchSuite {
     public static final String NO_FSYNC = "nofsync";
     /** Metric prefix of Insync with {@code flush.messages=1}. */
     public static final String FSYNC = "fsync";
+    /** Bound of the wait for a quiet machine after a process section. */
+    static final long MACHINE_QUIET_TIMEOUT_MS = 60_000;
     /** Sends between two looks at the JIT compiler while a latency scenario warms up. */
     static final int LATENCY_WARMUP_CHUNK = 200;
 
@@ -77,6 +79,11 @@ public final class BenchSuite {
                 ? new ProcessBench(options, processSettings, out, progress) : null;
         for (int r = 1; r <= options.repeats(); r++) {
             String round = "[" + r + "/" + options.repeats() + "] ";
+            if (r > 1 && processes != null) {
+                // The previous repeat's server processes are gone, but the machine may still be busy after them.
+                progress.accept(round + "waiting for the machine to be quiet after the process section");
+                out.add("bench.machine_quiet_wait_s", new MachineQuiet().await(MACHINE_QUIET_TIMEOUT_MS) / 1e3);
+            }
             if (options.runs("baselines")) {
                 baselines(round, work);
             }
