@@ -249,10 +249,7 @@ public final class BenchSuite {
     public static Rate measureRate(BatchingProducer producer, long warmupMs, long jitQuietTimeoutMs, long measureMs)
             throws InterruptedException {
         producer.start();
-        JitWarmup warmup = JitWarmup.thisJvm(warmupMs, jitQuietTimeoutMs);
-        while (!warmup.settled()) {
-            Thread.sleep(JitWarmup.POLL_MS);
-        }
+        JitWarmup.thisJvm(warmupMs, jitQuietTimeoutMs).await();
         long records0 = producer.ackedRecords();
         long bytes0 = producer.ackedBytes();
         long t0 = System.nanoTime();

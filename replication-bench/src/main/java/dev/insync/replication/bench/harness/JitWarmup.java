@@ -43,8 +43,8 @@ public final class JitWarmup {
     static final double QUIET_SHARE = 0.01;
     /** Quiet windows in a row that end the warm-up. */
     static final int QUIET_WINDOWS = 2;
-    /** How often a load's driver should ask {@link #settled()}. */
-    public static final long POLL_MS = 50;
+    /** How often {@link #await()} asks {@link #settled()}. */
+    static final long POLL_MS = 50;
 
     private final DoubleSupplier compilerCpu;
     private final DoubleSupplier serverCpu;
@@ -79,6 +79,13 @@ public final class JitWarmup {
         this.minMs = minMs;
         this.timeoutMs = timeoutMs;
         this.startNs = nanoTime.getAsLong();
+    }
+
+    /** Sleeps in steps of {@link #POLL_MS} until {@link #settled()}, for a load that runs on other threads. */
+    public void await() throws InterruptedException {
+        while (!settled()) {
+            Thread.sleep(POLL_MS);
+        }
     }
 
     /** Whether the warm-up is over: quiet compilers, no reading, or the bound reached. */

@@ -132,9 +132,7 @@ public final class ProcessWorkload {
             sender.start();
             try {
                 JitWarmup warmup = jit.warmup(target, warmupMs, jitQuietTimeoutMs);
-                while (!warmup.settled()) {
-                    Thread.sleep(JitWarmup.POLL_MS);
-                }
+                warmup.await();
                 long acked0 = acked.get();
                 double cpu0 = target.serverCpuSeconds();
                 double jit0 = jit.compilerCpuSeconds(target);

@@ -146,11 +146,8 @@ public final class ReplicaFetcher {
 
         Entry(FollowerPartition partition, PartitionFetchState state) {
             this.partition = partition;
-            this.state = state;
             changed.add(this);
-            if (state.isTruncating()) {
-                truncating.add(this);
-            }
+            settleTo(state);
         }
 
         FollowerPartition partition() {
@@ -163,8 +160,16 @@ public final class ReplicaFetcher {
 
         /** Every change of the fetch state: the next incremental build looks at this entry (FET-7). */
         void moveTo(PartitionFetchState next) {
-            state = next;
             changed.add(this);
+            settleTo(next);
+        }
+
+        /**
+         * A fetch state set by the build that looked at this entry: not a change for the next build to
+         * look at; the truncating set follows it, as for every state.
+         */
+        void settleTo(PartitionFetchState next) {
+            state = next;
             if (next.isTruncating()) {
                 truncating.add(this);
             } else {
@@ -638,10 +643,7 @@ public final class ReplicaFetcher {
             }
             FetchRequest.PartitionData d = fetchData(e, st, logStartOffset);
             if (!(st.state() instanceof FetchState.Fetching)) {
-                e.state = st.withState(FetchState.FETCHING); // this build looked at it: not a change to look at
-                if (st.isTruncating()) {
-                    truncating.remove(e);
-                }
+                e.settleTo(st.withState(FetchState.FETCHING));
             }
             if (incremental.add(tp, d)) {
                 requestPartitions[count] = tp;

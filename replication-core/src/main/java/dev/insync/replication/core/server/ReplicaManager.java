@@ -1271,7 +1271,7 @@ public final class ReplicaManager {
         if (config.fetchSessionsEnabled()) {
             log.setLogStartOffsetListener(() -> {
                 localLogStartMoves.increment();
-                if (fetchSessions != null && fetchSessions.sessionsOf(tp).length > 0) { // lock-free
+                if (fetchSessions.sessionsOf(tp).length > 0) { // lock-free; on whenever sessions are
                     logStartMoves.add(tp);
                 }
             });
