@@ -29,6 +29,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One segment of a partition log (LOG-2): the {@code .log} file of whole v2 batches plus its
@@ -95,6 +96,10 @@ public final class LogSegment {
      * are excluded from, so no reader touches a mapped page beyond the end of the file.
      */
     private volatile MappedByteBuffer readMap;
+    /** The last batches appended, so reads at the log's end locate and walk them without the file. */
+    private final RecentBatches recent = new RecentBatches();
+    /** Positional reads of the {@code .log} file so far (tests check that reads at the end need none to locate). */
+    private final LongAdder fileReads = new LongAdder();
     private int bytesSinceLastIndexEntry;
     private volatile long maxTimestampSoFar = TimeIndex.NO_TIMESTAMP;
     private volatile long offsetOfMaxTimestampSoFar;
@@ -308,6 +313,7 @@ public final class LogSegment {
             long lastOffset = BatchFraming.lastOffset(buf, pos);
             long maxTimestamp = BatchFraming.maxTimestamp(buf, pos);
             indexBatch(physicalStart + (pos - from), batchSize, lastOffset, maxTimestamp);
+            recent.record(physicalStart + (pos - from), batchSize, BatchFraming.baseOffset(buf, pos), lastOffset);
             pos += batchSize;
         }
     }
@@ -348,6 +354,12 @@ public final class LogSegment {
      * triggers a refill from that batch, so correctness never depends on the buffer size.
      */
     private BatchPosition locate(long offset, int endPosition, ScanBuffer scan) throws IOException {
+        // The scan buffer may hold another segment's bytes: a caller must not copy from it after this.
+        scan.invalidate();
+        BatchPosition recentBatch = recent.find(offset, endPosition);
+        if (recentBatch != null) {
+            return recentBatch;
+        }
         int pos = 0;
         // First read: up to the next index entry's header when there is one, else up to one
         // interval and the slack; later refills (rare) take as much as the buffer holds.
@@ -369,7 +381,6 @@ public final class LogSegment {
         }
         MappedByteBuffer map = readMapCovering(endPosition);
         int mapped = map == null ? 0 : Math.min(map.capacity(), endPosition);
-        scan.invalidate();
         while (pos + WALK_HEADER_SIZE <= endPosition) {
             ByteBuffer buf;
             int rel;
@@ -564,6 +575,11 @@ public final class LogSegment {
         MappedByteBuffer map = readMap;
         int mapped = map == null ? 0 : Math.min(map.capacity(), end);
         int pos = first.position() + first.sizeInBytes();
+        long walked = recent.walkEnd(pos, limit, maxOffset);
+        if (walked >= 0) {
+            return new FileRecords(this, first.position(), (int) walked - first.position(), truncationsAtRead);
+        }
+        pos = (int) -(walked + 1);
         while (pos + WALK_HEADER_SIZE <= limit) {
             ByteBuffer buf;
             int rel;
@@ -586,6 +602,11 @@ public final class LogSegment {
         return new FileRecords(this, first.position(), pos - first.position(), truncationsAtRead);
     }
 
+    /** Positional reads of the {@code .log} file by this segment so far. */
+    long fileReads() {
+        return fileReads.sum();
+    }
+
     /** NET-3: truncations of this file so far (see {@link FileRecords}). */
     long truncations() {
         return truncations;
@@ -596,6 +617,7 @@ public final class LogSegment {
     }
 
     private void readFully(ByteBuffer dst, long position) throws IOException {
+        fileReads.increment();
         channel.readFully(dst, position);
     }
 
@@ -857,6 +879,7 @@ public final class LogSegment {
         int truncated = (int) (fileSize - validBytes);
         if (truncated > 0) {
             readMap = null;
+            recent.clear();
             truncations++; // NET-3: before the bytes change
             fileSync.beforeWrite(logFile);
             channel.truncate(validBytes);
@@ -953,6 +976,7 @@ public final class LogSegment {
         offsetIndex.resize(maxIndexSize);
         timeIndex.resize(maxIndexSize);
         readMap = null;
+        recent.clear();
         truncations++; // NET-3: before the bytes change, so a FileRecords of them sees it
         fileSync.beforeWrite(logFile);
         channel.truncate(first.position());
