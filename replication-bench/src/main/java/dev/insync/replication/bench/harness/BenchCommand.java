@@ -94,7 +94,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--jit-quiet-timeout-seconds", defaultValue = "60",
             description = "How much longer than --warmup-seconds a throughput warm-up may go on until the measured"
-                    + " system's JIT compilers use < 1 % of its CPU; 0 for fixed warm-ups (default: ${DEFAULT-VALUE}).")
+                    + " system's JIT compilers use < 1 %% of its CPU; 0 for fixed warm-ups (default: ${DEFAULT-VALUE}).")
     private int jitQuietTimeoutSeconds;
 
     @Option(names = "--quick", description = "One repeat of 1 s windows, fixed warm-ups, 2,000 latency sends, 300 scale partitions, 5 s idle: a smoke run.")
