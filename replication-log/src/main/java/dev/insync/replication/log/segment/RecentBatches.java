@@ -35,11 +35,16 @@ final class RecentBatches {
     /** Batches remembered: more than a fetch usually finds appended since the previous one. */
     static final int CAPACITY = 16;
 
+    /** The remembered batches, one slot each; allocated by the first append, so a segment never written costs nothing. */
+    private static final class Slots {
+        final int[] positions = new int[CAPACITY];
+        final int[] sizes = new int[CAPACITY];
+        final long[] baseOffsets = new long[CAPACITY];
+        final long[] lastOffsets = new long[CAPACITY];
+    }
+
     private final StampedLock lock = new StampedLock();
-    private final int[] positions = new int[CAPACITY];
-    private final int[] sizes = new int[CAPACITY];
-    private final long[] baseOffsets = new long[CAPACITY];
-    private final long[] lastOffsets = new long[CAPACITY];
+    private Slots slots;
     /** Batches recorded since the last clear; the newest is at {@code (count - 1) % CAPACITY}. */
     private long count;
 
@@ -47,18 +52,22 @@ final class RecentBatches {
     void record(int position, int size, long baseOffset, long lastOffset) {
         long stamp = lock.writeLock();
         try {
+            if (slots == null) {
+                slots = new Slots();
+            }
+            Slots t = slots;
             if (count > 0) {
                 int newest = slot(count - 1);
-                if (positions[newest] + sizes[newest] != position || lastOffsets[newest] >= baseOffset) {
+                if (t.positions[newest] + t.sizes[newest] != position || t.lastOffsets[newest] >= baseOffset) {
                     // Not the batch after the newest one: only back-to-back batches make a walk.
                     count = 0;
                 }
             }
             int s = slot(count);
-            positions[s] = position;
-            sizes[s] = size;
-            baseOffsets[s] = baseOffset;
-            lastOffsets[s] = lastOffset;
+            t.positions[s] = position;
+            t.sizes[s] = size;
+            t.baseOffsets[s] = baseOffset;
+            t.lastOffsets[s] = lastOffset;
             count++;
         } finally {
             lock.unlockWrite(stamp);
@@ -82,7 +91,8 @@ final class RecentBatches {
      */
     LogSegment.BatchPosition find(long offset, int endPosition) {
         long stamp = lock.tryOptimisticRead();
-        long n = count;
+        Slots t = slots;
+        long n = t == null ? 0 : count;
         long oldest = Math.max(0, n - CAPACITY);
         int position = -1;
         int size = 0;
@@ -90,16 +100,16 @@ final class RecentBatches {
         long last = 0;
         for (long i = n - 1; i >= oldest; i--) {
             int s = slot(i);
-            if (lastOffsets[s] < offset) {
+            if (t.lastOffsets[s] < offset) {
                 break;
             }
             // The first batch ending at or after offset: the one before it (if remembered) ends before offset;
             // the oldest remembered one only if it holds offset, as nothing says where the batch before it ends.
-            if (i > oldest || baseOffsets[s] <= offset) {
-                position = positions[s];
-                size = sizes[s];
-                base = baseOffsets[s];
-                last = lastOffsets[s];
+            if (i > oldest || t.baseOffsets[s] <= offset) {
+                position = t.positions[s];
+                size = t.sizes[s];
+                base = t.baseOffsets[s];
+                last = t.lastOffsets[s];
             } else {
                 position = -1;
             }
@@ -119,22 +129,23 @@ final class RecentBatches {
      */
     long walkEnd(int position, int limit, long maxOffset) {
         long stamp = lock.tryOptimisticRead();
-        long n = count;
+        Slots t = slots;
+        long n = t == null ? 0 : count;
         long oldest = Math.max(0, n - CAPACITY);
         long i = n - 1;
-        while (i >= oldest && positions[slot(i)] > position) {
+        while (i >= oldest && t.positions[slot(i)] > position) {
             i--;
         }
         int pos = position;
         boolean bounded = false;
-        if (i >= oldest && positions[slot(i)] == position) {
+        if (i >= oldest && t.positions[slot(i)] == position) {
             for (; i < n; i++) {
                 int s = slot(i);
-                if ((long) pos + sizes[s] > limit || lastOffsets[s] >= maxOffset) {
+                if ((long) pos + t.sizes[s] > limit || t.lastOffsets[s] >= maxOffset) {
                     bounded = true;
                     break;
                 }
-                pos += sizes[s];
+                pos += t.sizes[s];
             }
         }
         if (!lock.validate(stamp)) {
