@@ -572,14 +572,14 @@ public final class LogSegment {
             return MemoryRecords.EMPTY;
         }
         int limit = first.position() + Math.min(end - first.position(), Math.max(maxBytes, first.sizeInBytes()));
-        MappedByteBuffer map = readMap;
-        int mapped = map == null ? 0 : Math.min(map.capacity(), end);
-        int pos = first.position() + first.sizeInBytes();
-        long walked = recent.walkEnd(pos, limit, maxOffset);
+        long walked = recent.walkEnd(first.position() + first.sizeInBytes(), limit, maxOffset);
         if (walked >= 0) {
             return new FileRecords(this, first.position(), (int) walked - first.position(), truncationsAtRead);
         }
-        pos = (int) -(walked + 1);
+        // The remembered batches ran out before a bound: walk on from where they ended.
+        int pos = (int) -(walked + 1);
+        MappedByteBuffer map = readMap;
+        int mapped = map == null ? 0 : Math.min(map.capacity(), end);
         while (pos + WALK_HEADER_SIZE <= limit) {
             ByteBuffer buf;
             int rel;
@@ -879,7 +879,6 @@ public final class LogSegment {
         int truncated = (int) (fileSize - validBytes);
         if (truncated > 0) {
             readMap = null;
-            recent.clear();
             truncations++; // NET-3: before the bytes change
             fileSync.beforeWrite(logFile);
             channel.truncate(validBytes);

@@ -35,6 +35,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;
@@ -254,16 +255,13 @@ class LogSegmentRecentBatchesTest {
         List<Placed> layout = new ArrayList<>();
         AtomicBoolean done = new AtomicBoolean();
         // The reader only looks at offsets already appended (published by the appender below).
-        long[] published = {-1};
+        AtomicLong published = new AtomicLong(-1);
         CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> {
             long checked = 0;
             Random r = new Random(5);
             try {
                 while (!done.get()) {
-                    long high;
-                    synchronized (published) {
-                        high = published[0];
-                    }
+                    long high = published.get();
                     if (high < 0) {
                         continue;
                     }
@@ -290,13 +288,11 @@ class LogSegmentRecentBatchesTest {
             Placed p = append(segment, next, 1 + random.nextInt(4), 30, random);
             layout.add(p);
             next = p.last() + 1;
-            synchronized (published) {
-                published[0] = p.last();
-            }
+            published.set(p.last());
         }
         done.set(true);
         assertThat(reader.get(60, TimeUnit.SECONDS)).as("reads checked").isPositive();
-        assertReadsMatchLayout(segment, layout.subList(0, layout.size()), 1_000);
+        assertReadsMatchLayout(segment, layout, 1_000);
         segment.close();
     }
 }
