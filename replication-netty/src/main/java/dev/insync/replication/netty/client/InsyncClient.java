@@ -104,7 +104,8 @@ import java.util.function.Function;
  * Futures complete on the sender, so their callbacks must be quick and never block (as Kafka's
  * producer callbacks, which run on its I/O thread). Every method may be called from any thread and
  * never blocks, except {@link #close()} (bounded; called from a callback, on the event loop, it closes
- * as {@code close(0)} without waiting, as Kafka's producer does).
+ * as {@code close(0)} without waiting, as Kafka's producer does) and {@link #send} while
+ * {@code buffer.memory} is taken (at most {@code max.block.ms}; never on the event loop).
  *
  * <p>How sends reach the sender: {@link #send} appends the record to its partition's batch in
  * the caller's thread, as Kafka's producer does ({@code RecordAccumulator}, under its one lock), and
@@ -151,6 +152,8 @@ public final class InsyncClient implements AutoCloseable {
     private final AtomicBoolean wakePending = new AtomicBoolean();
     /** Appended to by callers' threads, drained by the sender (its own lock: {@code RecordAccumulator}). */
     private final RecordAccumulator accumulator;
+    /** Reserved by callers' threads per record, given back per batch once its records have their outcome. */
+    private final BufferMemory bufferMemory;
 
     // Owned by the sender.
     private final ClientMetadata metadata = new ClientMetadata();
@@ -189,6 +192,7 @@ public final class InsyncClient implements AutoCloseable {
         this.sender = senderOnLoop ? SenderExecutor.onEventLoop(network.loop())
                 : SenderExecutor.onSerialExecutor(scheduler.newSerialExecutor(config.clientId() + "-sender"));
         this.accumulator = new RecordAccumulator(config.batchSizeBytes(), config.lingerMs());
+        this.bufferMemory = new BufferMemory(config.bufferMemoryBytes());
         // Kafka: a retry.backoff.ms above retry.backoff.max.ms makes the backoff the max, constant.
         this.staleBackoff = new ReconnectBackoff(Math.min(config.retryBackoffMs(), config.retryBackoffMaxMs()),
                 config.retryBackoffMaxMs());
@@ -264,16 +268,30 @@ public final class InsyncClient implements AutoCloseable {
      * Adds one record to its partition's batch. The future completes with where it was written, or a
      * {@link ProduceFailedException}; with acks=0 it completes (offset -1) once its request is written
      * to the socket. Key and value are copied.
+     *
+     * <p>Blocks while {@code buffer.memory} is taken by records still waiting for their outcome, as
+     * Kafka's producer does, for at most {@code max.block.ms}; then the future fails (REQUEST_TIMED_OUT,
+     * written NO). On the client's event loop (a future's callback) it never waits: it fails at once if
+     * there is no room, because only that loop can make room. A record larger than {@code buffer.memory}
+     * fails at once (MESSAGE_TOO_LARGE).
      */
     public CompletableFuture<RecordMetadata> send(TopicPartition tp, byte[] key, byte[] value, List<Header> headers) {
         Objects.requireNonNull(tp, "tp");
         CompletableFuture<RecordMetadata> future = new CompletableFuture<>();
+        List<Header> headersCopy = List.copyOf(headers);
+        int bytes = RecordAccumulator.estimateBytes(key, value, headersCopy);
+        ProduceFailedException refused = reserveBufferMemory(tp, bytes);
+        if (refused != null) {
+            future.completeExceptionally(refused);
+            return future;
+        }
         PendingRecord record = new PendingRecord(scheduler.time().milliseconds(), key == null ? null : key.clone(),
-                value == null ? null : value.clone(), List.copyOf(headers), future);
+                value == null ? null : value.clone(), headersCopy, future);
         // Appended here, in the caller (as Kafka's producer does): the sender only drains. The batch's
         // age (linger.ms, delivery.timeout.ms) counts from the send.
-        RecordAccumulator.Appended appended = accumulator.append(tp, record, record.timestampMs());
+        RecordAccumulator.Appended appended = accumulator.append(tp, record, bytes, record.timestampMs());
         if (appended == RecordAccumulator.Appended.CLOSED) {
+            bufferMemory.release(bytes);
             future.completeExceptionally(new ProduceFailedException(tp, Errors.NETWORK_EXCEPTION, Written.NO,
                     "the client is closed"));
         } else if (appended == RecordAccumulator.Appended.WAKE) {
@@ -284,6 +302,32 @@ public final class InsyncClient implements AutoCloseable {
             }
         }
         return future;
+    }
+
+    /**
+     * Reserves a record's {@code bytes} of {@code buffer.memory}, or says why not (the record is in no
+     * log): too large, no room within {@code max.block.ms} (at once on the event loop, which alone
+     * makes room), interrupted, or closed.
+     */
+    private ProduceFailedException reserveBufferMemory(TopicPartition tp, int bytes) {
+        long total = bufferMemory.totalBytes();
+        if (bytes > total) {
+            return new ProduceFailedException(tp, Errors.MESSAGE_TOO_LARGE, Written.NO, "the record takes about "
+                    + bytes + " bytes, more than " + ClientConfig.BUFFER_MEMORY + " (" + total + ")");
+        }
+        boolean onLoop = sender.inSenderThread();
+        long maxBlockMs = onLoop ? 0 : config.maxBlockMs();
+        return switch (bufferMemory.reserve(bytes, maxBlockMs)) {
+            case RESERVED -> null;
+            case TIMED_OUT -> new ProduceFailedException(tp, Errors.REQUEST_TIMED_OUT, Written.NO, "no room in "
+                    + ClientConfig.BUFFER_MEMORY + " (" + total + " bytes) " + (onLoop
+                    ? "and a send on the client's event loop cannot wait for it"
+                    : "within " + ClientConfig.MAX_BLOCK_MS + " (" + maxBlockMs + " ms)")
+                    + ": the records sent before are still waiting for their outcome");
+            case INTERRUPTED -> new ProduceFailedException(tp, Errors.REQUEST_TIMED_OUT, Written.NO,
+                    "interrupted while waiting for room in " + ClientConfig.BUFFER_MEMORY);
+            case CLOSED -> new ProduceFailedException(tp, Errors.NETWORK_EXCEPTION, Written.NO, "the client is closed");
+        };
     }
 
     /** New batches (or full ones) wait: learn their partitions' leaders if unknown, and send what is ready (on the sender). */
@@ -304,6 +348,7 @@ public final class InsyncClient implements AutoCloseable {
     /** The sender no longer takes tasks: every batch still waiting fails as not written, and so does every later send. */
     private void failWaitingBatches() {
         wakePending.set(false);
+        bufferMemory.close();
         newBatchPartitions.clear();
         for (Batch b : accumulator.close()) {
             failBatch(b, Errors.NETWORK_EXCEPTION, Written.NO, "the client is closed");
@@ -475,6 +520,7 @@ public final class InsyncClient implements AutoCloseable {
         } else if (config.acks() == 0) {
             // acks=0: no answer; the request was written (PRO-3's "right after", as far as a client can know).
             for (Batch b : batches) {
+                bufferMemory.release(b.takeReservedBytes());
                 b.records.forEach(r -> r.future().complete(new RecordMetadata(b.topicPartition, -1L, -1)));
             }
         } else {
@@ -483,6 +529,7 @@ public final class InsyncClient implements AutoCloseable {
                 if (r == null) {
                     failBatch(b, Errors.UNKNOWN_SERVER_ERROR, Written.UNKNOWN, "the answer omitted the partition");
                 } else if (r.error() == Errors.NONE) {
+                    bufferMemory.release(b.takeReservedBytes());
                     for (int i = 0; i < b.records.size(); i++) {
                         b.records.get(i).future().complete(new RecordMetadata(b.topicPartition, r.baseOffset() + i,
                                 r.leaderEpoch()));
@@ -516,7 +563,8 @@ public final class InsyncClient implements AutoCloseable {
         }
     }
 
-    private static void failBatch(Batch b, Errors error, Written written, String detail) {
+    private void failBatch(Batch b, Errors error, Written written, String detail) {
+        bufferMemory.release(b.takeReservedBytes());
         ProduceFailedException e = new ProduceFailedException(b.topicPartition, error, written, detail);
         b.records.forEach(r -> r.future().completeExceptionally(e));
     }
@@ -931,6 +979,7 @@ public final class InsyncClient implements AutoCloseable {
         CompletableFuture<Void> stopped = new CompletableFuture<>();
         onSender(() -> {
             closed = true;
+            bufferMemory.close();
             newBatchPartitions.clear();
             for (Batch b : accumulator.close()) { // later sends fail at once: closed
                 failBatch(b, Errors.NETWORK_EXCEPTION, Written.NO, "the client closed before sending it");
@@ -984,6 +1033,11 @@ public final class InsyncClient implements AutoCloseable {
         onSender(() -> f.complete(new int[] {inFlightByBroker.getOrDefault(brokerId, 0), accumulator.batchCount()}),
                 () -> f.complete(new int[] {0, 0}));
         return f;
+    }
+
+    /** For tests: sends waiting for room in {@code buffer.memory} now. */
+    int sendsWaitingForBufferMemory() {
+        return bufferMemory.waitingThreads();
     }
 
     /** For tests: the thread sender tasks run on. */

@@ -78,6 +78,8 @@ final class RecordAccumulator {
         int estimatedBytes = RecordBatch.HEADER_SIZE;
         int attempts;
         long retryAtMs;
+        /** {@code buffer.memory} bytes its records hold until they have their outcome ({@link #takeReservedBytes}). */
+        private long reservedBytes;
         /** Its records have their outcome (an in-flight batch failed at its delivery timeout): a late answer is ignored. */
         boolean done;
         /** Built once, on the first send; a retry resends the same bytes. */
@@ -100,6 +102,13 @@ final class RecordAccumulator {
 
         int recordCount() {
             return records.size();
+        }
+
+        /** The bytes its records reserved, once: later calls answer 0, so a batch gives its room back only once. */
+        long takeReservedBytes() {
+            long bytes = reservedBytes;
+            reservedBytes = 0;
+            return bytes;
         }
 
         @Override
@@ -150,13 +159,17 @@ final class RecordAccumulator {
      * empty), else to a new batch created at {@code nowMs} (or at the previous batch's creation time
      * if the clock went back, so that every queue stays in deadline order). Called from any thread.
      */
-    synchronized Appended append(TopicPartition tp, PendingRecord record, long nowMs) {
+    Appended append(TopicPartition tp, PendingRecord record, long nowMs) {
+        return append(tp, record, estimateBytes(record.key(), record.value(), record.headers()), nowMs);
+    }
+
+    /** {@link #append(TopicPartition, PendingRecord, long)} of a record whose {@link #estimateBytes} are {@code bytes}, reserved by it. */
+    synchronized Appended append(TopicPartition tp, PendingRecord record, int bytes, long nowMs) {
         if (closed) {
             return Appended.CLOSED;
         }
         boolean created = false;
         ArrayDeque<Batch> queue = partitions.computeIfAbsent(tp, k -> new ArrayDeque<>());
-        int bytes = estimateBytes(record.key(), record.value(), record.headers());
         Batch last = queue.peekLast();
         if (last == null || last.attempts > 0 || (last.estimatedBytes + bytes > batchSizeBytes && !last.records.isEmpty())) {
             lastCreatedMs = Math.max(lastCreatedMs, nowMs);
@@ -167,6 +180,7 @@ final class RecordAccumulator {
         }
         last.records.add(record);
         last.estimatedBytes += bytes;
+        last.reservedBytes += bytes;
         return created || last.estimatedBytes >= batchSizeBytes ? Appended.WAKE : Appended.JOINED;
     }
 

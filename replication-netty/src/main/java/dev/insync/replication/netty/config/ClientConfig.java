@@ -44,12 +44,14 @@ import java.util.Map;
  * @param fetchMaxWaitMs       {@code fetch.max.wait.ms}: how long a broker may hold a consumer fetch
  * @param maxPartitionFetchBytes {@code max.partition.fetch.bytes}: bytes one fetch asks for
  * @param clientId             {@code client.id}: the request header's client id
+ * @param bufferMemoryBytes    {@code buffer.memory}: bytes of records sent and still waiting for their outcome, at most
+ * @param maxBlockMs           {@code max.block.ms}: how long a send waits for room in {@code buffer.memory} before it fails
  */
 public record ClientConfig(List<InetSocketAddress> bootstrapServers, List<InetSocketAddress> bootstrapControllers,
                            short acks, int batchSizeBytes, long lingerMs, int maxInFlightPerConnection, int retries,
                            long deliveryTimeoutMs, long requestTimeoutMs, long retryBackoffMs, long retryBackoffMaxMs,
                            int fetchMaxWaitMs,
-                           int maxPartitionFetchBytes, String clientId) {
+                           int maxPartitionFetchBytes, String clientId, long bufferMemoryBytes, long maxBlockMs) {
 
     public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
     public static final String BOOTSTRAP_CONTROLLERS = "bootstrap.controllers";
@@ -65,6 +67,8 @@ public record ClientConfig(List<InetSocketAddress> bootstrapServers, List<InetSo
     public static final String FETCH_MAX_WAIT_MS = "fetch.max.wait.ms";
     public static final String MAX_PARTITION_FETCH_BYTES = "max.partition.fetch.bytes";
     public static final String CLIENT_ID = "client.id";
+    public static final String BUFFER_MEMORY = "buffer.memory";
+    public static final String MAX_BLOCK_MS = "max.block.ms";
 
     public static final short DEFAULT_ACKS = -1;
     public static final int DEFAULT_BATCH_SIZE = 16_384;
@@ -78,6 +82,8 @@ public record ClientConfig(List<InetSocketAddress> bootstrapServers, List<InetSo
     public static final int DEFAULT_FETCH_MAX_WAIT_MS = 500;
     public static final int DEFAULT_MAX_PARTITION_FETCH_BYTES = 1_048_576;
     public static final String DEFAULT_CLIENT_ID = "insync-client";
+    public static final long DEFAULT_BUFFER_MEMORY = 32L * 1024 * 1024;
+    public static final long DEFAULT_MAX_BLOCK_MS = 60_000L;
 
     public ClientConfig {
         bootstrapServers = List.copyOf(bootstrapServers);
@@ -98,6 +104,8 @@ public record ClientConfig(List<InetSocketAddress> bootstrapServers, List<InetSo
         Properties.atLeast(RETRY_BACKOFF_MAX_MS, retryBackoffMaxMs, 0);
         Properties.atLeast(FETCH_MAX_WAIT_MS, fetchMaxWaitMs, 0);
         Properties.atLeast(MAX_PARTITION_FETCH_BYTES, maxPartitionFetchBytes, 1);
+        Properties.atLeast(BUFFER_MEMORY, bufferMemoryBytes, 1);
+        Properties.atLeast(MAX_BLOCK_MS, maxBlockMs, 0);
         // Kafka's producer check: a record must be able to linger and then wait one request.
         if (deliveryTimeoutMs < lingerMs + requestTimeoutMs) {
             throw new IllegalArgumentException("Property " + DELIVERY_TIMEOUT_MS + " (" + deliveryTimeoutMs
@@ -112,6 +120,16 @@ public record ClientConfig(List<InetSocketAddress> bootstrapServers, List<InetSo
             throw new IllegalArgumentException("Property " + CLIENT_ID + " must have 1..256 characters, got '"
                     + clientId + "'");
         }
+    }
+
+    /** The settings without {@code buffer.memory} and {@code max.block.ms}: those take Kafka's defaults. */
+    public ClientConfig(List<InetSocketAddress> bootstrapServers, List<InetSocketAddress> bootstrapControllers,
+                        short acks, int batchSizeBytes, long lingerMs, int maxInFlightPerConnection, int retries,
+                        long deliveryTimeoutMs, long requestTimeoutMs, long retryBackoffMs, long retryBackoffMaxMs,
+                        int fetchMaxWaitMs, int maxPartitionFetchBytes, String clientId) {
+        this(bootstrapServers, bootstrapControllers, acks, batchSizeBytes, lingerMs, maxInFlightPerConnection, retries,
+                deliveryTimeoutMs, requestTimeoutMs, retryBackoffMs, retryBackoffMaxMs, fetchMaxWaitMs,
+                maxPartitionFetchBytes, clientId, DEFAULT_BUFFER_MEMORY, DEFAULT_MAX_BLOCK_MS);
     }
 
     /**
@@ -139,7 +157,9 @@ public record ClientConfig(List<InetSocketAddress> bootstrapServers, List<InetSo
                 Properties.longValue(props, RETRY_BACKOFF_MAX_MS, DEFAULT_RETRY_BACKOFF_MAX_MS),
                 Properties.intValue(props, FETCH_MAX_WAIT_MS, DEFAULT_FETCH_MAX_WAIT_MS),
                 Properties.intValue(props, MAX_PARTITION_FETCH_BYTES, DEFAULT_MAX_PARTITION_FETCH_BYTES),
-                Properties.string(props, CLIENT_ID, DEFAULT_CLIENT_ID));
+                Properties.string(props, CLIENT_ID, DEFAULT_CLIENT_ID),
+                Properties.longValue(props, BUFFER_MEMORY, DEFAULT_BUFFER_MEMORY),
+                Properties.longValue(props, MAX_BLOCK_MS, DEFAULT_MAX_BLOCK_MS));
     }
 
     /** PRO-1: {@code all} and -1 are the same; 0 and 1; anything else names the property. */

@@ -55,10 +55,12 @@ class ClientConfigTest {
         assertThat(c.requestTimeoutMs()).isEqualTo(30_000);
         assertThat(c.retryBackoffMs()).isEqualTo(100);
         assertThat(c.retryBackoffMaxMs()).isEqualTo(1_000);
+        assertThat(c.bufferMemoryBytes()).isEqualTo(33_554_432L);
+        assertThat(c.maxBlockMs()).isEqualTo(60_000L);
     }
 
     @Test
-    @DisplayName("bad values name their property: a missing bootstrap, a port out of range, a negative linger, in flight 0, delivery timeout below linger + request timeout")
+    @DisplayName("bad values name their property: a missing bootstrap, a port out of range, a negative linger, buffer.memory 0, a negative max.block.ms, in flight 0, delivery timeout below linger + request timeout")
     void badValues() {
         assertThatThrownBy(() -> ClientConfig.fromProperties(Map.of())).hasMessageContaining("bootstrap.servers");
         assertThatThrownBy(() -> ClientConfig.fromProperties(Map.of("bootstrap.servers", "h:70000")))
@@ -67,6 +69,10 @@ class ClientConfigTest {
                 .hasMessageContaining("not host:port");
         assertThatThrownBy(() -> ClientConfig.fromProperties(Map.of("bootstrap.servers", "h:1", "linger.ms", -1)))
                 .hasMessageContaining("linger.ms");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(Map.of("bootstrap.servers", "h:1", "buffer.memory", 0)))
+                .hasMessageContaining("buffer.memory");
+        assertThatThrownBy(() -> ClientConfig.fromProperties(Map.of("bootstrap.servers", "h:1", "max.block.ms", -1)))
+                .hasMessageContaining("max.block.ms");
         assertThatThrownBy(() -> ClientConfig.fromProperties(Map.of("bootstrap.servers", "h:1",
                 "max.in.flight.requests.per.connection", 0))).hasMessageContaining("max.in.flight.requests.per.connection");
         assertThatThrownBy(() -> ClientConfig.fromProperties(Map.of("bootstrap.servers", "h:1", "delivery.timeout.ms", 100,

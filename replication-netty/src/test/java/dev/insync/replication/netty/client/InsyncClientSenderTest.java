@@ -461,6 +461,114 @@ class InsyncClientSenderTest {
         assertThat(outcomes.get()).isEqualTo(1);
     }
 
+    /** Bytes of {@code buffer.memory} one record of 100 value bytes, no key and no headers, takes. */
+    private static final int RECORD_BYTES = RecordAccumulator.estimateBytes(null, new byte[100], List.of());
+
+    /** Waits (bounded) until {@code n} sends wait for room in the client's {@code buffer.memory}. */
+    private void awaitBlockedSends(int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (client.sendsWaitingForBufferMemory() < n) {
+            assertThat(System.nanoTime()).as("%d sends blocked", n).isLessThan(deadline);
+            Thread.sleep(1);
+        }
+    }
+
+    @Test
+    @DisplayName("PRO-5 buffer.memory: with two records' room taken by records waiting for their outcome, a third send blocks until the answer of the first; then every record completes once, in order")
+    void pro5SendBlocksWhileBufferMemoryIsTaken() throws Exception {
+        client = InsyncClient.builder(props(Map.of("buffer.memory", 2 * RECORD_BYTES + RECORD_BYTES / 2))).build();
+        CompletableFuture<RecordMetadata> first = client.send(tp(0), null, new byte[100]);
+        ProduceCall firstCall = produceCall(0); // in flight, unanswered
+        CompletableFuture<RecordMetadata> second = client.send(tp(0), null, new byte[100]); // waits behind it
+        CompletableFuture<CompletableFuture<RecordMetadata>> third = new CompletableFuture<>();
+        Thread blocked = new Thread(() -> third.complete(client.send(tp(0), null, new byte[100])), "blocked-sender");
+        blocked.start();
+        awaitBlockedSends(1);
+        assertThat(third).as("the third send, with no room").isNotDone();
+        assertThat(second).isNotDone();
+
+        Map<TopicPartition, Long> nextOffsets = new HashMap<>();
+        answerInOrder(firstCall, nextOffsets); // the first record's room comes back
+        CompletableFuture<RecordMetadata> thirdSent = third.get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(first.get(WAIT_MS, TimeUnit.MILLISECONDS).offset()).isZero();
+        // The second record went out next; the third with it if it joined its batch in time, else after it.
+        ProduceCall secondCall = produceCall(1);
+        int recordsInSecondCall = secondCall.entries().get(tp(0)).batches().get(0).lastOffsetDelta() + 1;
+        answerInOrder(secondCall, nextOffsets);
+        if (recordsInSecondCall == 1) {
+            answerInOrder(produceCall(2), nextOffsets);
+        }
+        assertThat(second.get(WAIT_MS, TimeUnit.MILLISECONDS).offset()).isEqualTo(1);
+        assertThat(thirdSent.get(WAIT_MS, TimeUnit.MILLISECONDS).offset()).isEqualTo(2);
+        blocked.join(WAIT_MS);
+        assertThat(client.sendsWaitingForBufferMemory()).isZero();
+    }
+
+    @Test
+    @DisplayName("PRO-5 buffer.memory: with no room, max.block.ms 0 fails the send at once (REQUEST_TIMED_OUT, not written) and sends nothing; a record larger than buffer.memory fails at once (MESSAGE_TOO_LARGE); failed records give their room back")
+    void pro5NoRoomFailsWithinMaxBlock() throws Exception {
+        client = InsyncClient.builder(props(Map.of("buffer.memory", RECORD_BYTES, "max.block.ms", 0))).build();
+        CompletableFuture<RecordMetadata> first = client.send(tp(0), null, new byte[100]);
+        ProduceCall firstCall = produceCall(0);
+
+        ProduceFailedException noRoom = failure(client.send(tp(1), null, new byte[100]));
+        assertThat(noRoom.error()).isEqualTo(Errors.REQUEST_TIMED_OUT);
+        assertThat(noRoom.written()).isEqualTo(Written.NO);
+        assertThat(noRoom).hasMessageContaining("buffer.memory").hasMessageContaining("max.block.ms (0 ms)");
+        ProduceFailedException tooLarge = failure(client.send(tp(1), null, new byte[RECORD_BYTES]));
+        assertThat(tooLarge.error()).isEqualTo(Errors.MESSAGE_TOO_LARGE);
+        assertThat(tooLarge.written()).isEqualTo(Written.NO);
+
+        // The first record fails (the broker refuses it): its room is free again.
+        firstCall.answer().complete(Map.of(tp(0), new ProduceResult(Errors.INVALID_RECORD, -1L, -1L, 0)));
+        assertThat(failure(first).error()).isEqualTo(Errors.INVALID_RECORD);
+        CompletableFuture<RecordMetadata> again = client.send(tp(1), null, new byte[100]);
+        answerInOrder(produceCall(1), new HashMap<>());
+        assertThat(again.get(WAIT_MS, TimeUnit.MILLISECONDS).offset()).isZero();
+        assertThat(service.awaitCalls(2, WAIT_MS)).as("produce requests: nothing of the refused sends").hasSize(2);
+    }
+
+    @Test
+    @DisplayName("PRO-5 buffer.memory: a batch's room is back before its futures complete, so a callback's send finds it; a second send from that callback on the client's event loop, with no room left, fails at once instead of waiting for the loop it runs on; close ends a blocked send (not written)")
+    void pro5NoRoomOnTheEventLoopNeverWaits() throws Exception {
+        client = InsyncClient.builder(props(Map.of("buffer.memory", RECORD_BYTES + RECORD_BYTES / 2))).build();
+        CompletableFuture<RecordMetadata> first = client.send(tp(0), null, new byte[100]);
+        ProduceCall firstCall = produceCall(0);
+        // The batch gives its room back before its futures complete: the callback's first send finds it.
+        CompletableFuture<CompletableFuture<RecordMetadata>> fromCallback = first.thenApply(md -> {
+            client.send(tp(1), null, new byte[100]);
+            return client.send(tp(1), null, new byte[100]);
+        });
+        answerInOrder(firstCall, new HashMap<>());
+        answerInOrder(produceCall(1), new HashMap<>());
+        ProduceFailedException e = failure(fromCallback.get(WAIT_MS, TimeUnit.MILLISECONDS));
+        assertThat(e.error()).isEqualTo(Errors.REQUEST_TIMED_OUT);
+        assertThat(e.written()).isEqualTo(Written.NO);
+        assertThat(e).hasMessageContaining("event loop");
+
+        CompletableFuture<RecordMetadata> second = client.send(tp(2), null, new byte[100]);
+        produceCall(2); // in flight, unanswered: its room stays taken
+        CompletableFuture<CompletableFuture<RecordMetadata>> blocked = new CompletableFuture<>();
+        Thread sender = new Thread(() -> blocked.complete(client.send(tp(3), null, new byte[100])), "blocked-sender");
+        sender.start();
+        awaitBlockedSends(1);
+        client.close(Duration.ZERO);
+        client = null;
+        ProduceFailedException closed = failure(blocked.get(WAIT_MS, TimeUnit.MILLISECONDS));
+        assertThat(closed.written()).isEqualTo(Written.NO);
+        assertThat(closed).hasMessageContaining("closed");
+        assertThat(failure(second).written()).as("the record in flight at close").isEqualTo(Written.UNKNOWN);
+        sender.join(WAIT_MS);
+    }
+
+    /** The failure of {@code f} (within the wait), which must be a {@link ProduceFailedException}. */
+    private static ProduceFailedException failure(CompletableFuture<RecordMetadata> f) throws Exception {
+        Throwable t = f.handle((r, e) -> e instanceof java.util.concurrent.CompletionException c ? c.getCause() : e)
+                .get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(t).isInstanceOf(ProduceFailedException.class);
+        return (ProduceFailedException) t;
+    }
+
     /** A {@link ThreadScheduler} that records every timer asked for after it was closed (and refuses it, as it does). */
     private static final class RecordingScheduler implements Scheduler {
         private final ThreadScheduler delegate = new ThreadScheduler();

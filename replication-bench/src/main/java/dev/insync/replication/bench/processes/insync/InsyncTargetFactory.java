@@ -87,9 +87,9 @@ public final class InsyncTargetFactory implements ProcessBenchTargetFactory {
                     + " broker.session.timeout.ms 9000, replica.lag.time.max.ms 30000, 3 network and 8 I/O threads)"
                     + (overrides.isEmpty() ? "" : ", but " + new java.util.TreeMap<>(overrides))
                     + "; client InsyncClient with the Kafka client's acks, batch.size, linger.ms and"
-                    + " max.in.flight.requests.per.connection, sends blocking beyond " + clientBufferBytes
-                    + " bytes pending" + (clientBufferBytes == InsyncBenchClient.BUFFER_MEMORY_BYTES
-                    ? " (Kafka's buffer.memory)" : " (Kafka's buffer.memory is " + InsyncBenchClient.BUFFER_MEMORY_BYTES + ")");
+                    + " max.in.flight.requests.per.connection, buffer.memory " + clientBufferBytes
+                    + (clientBufferBytes == InsyncBenchClient.BUFFER_MEMORY_BYTES
+                    ? " (Kafka's default)" : " (Kafka's default is " + InsyncBenchClient.BUFFER_MEMORY_BYTES + ")");
         }
     }
 

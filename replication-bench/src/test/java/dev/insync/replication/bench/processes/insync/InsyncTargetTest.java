@@ -85,7 +85,7 @@ class InsyncTargetTest {
         assertThat(m.notes()).as("no failure noted; progress: %s", progress).doesNotContainKey("processes.insync.r1");
         assertThat(m.notes().get("processes.insync")).contains("insync broker --config").contains("-Xmx256m")
                 .contains("broker.session.timeout.ms=3000")
-                .contains("blocking beyond " + CLIENT_BUFFER_BYTES + " bytes pending");
+                .contains("buffer.memory " + CLIENT_BUFFER_BYTES + " (Kafka's default is");
         String p = "process.insync.";
         assertThat(single(m, p + "cluster_start_s")).isPositive();
         for (String scenario : List.of("acks_all.p1", "acks_1.p1", "acks_all.p12", "acks_1.p12")) {
