@@ -20,8 +20,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -40,8 +38,10 @@ import java.util.Objects;
  * codec's framing (see {@link CompressionType}). Its bytes need not equal Kafka's (compressors differ
  * between library versions), but each side reads the other's.
  *
- * <p>Key, value and header arrays are referenced, not copied, until {@link #build()}: do not
- * change them in between. A builder is single-use per batch and not thread-safe.
+ * <p>Each record is encoded when it is appended: its key, value and header arrays are copied then
+ * (the caller may reuse them at once), and {@link #build()} only writes the header and the CRC
+ * around the records' bytes (a producer appends in its caller's thread, while the data is in
+ * cache, and its sender only builds). A builder is single-use per batch and not thread-safe.
  */
 public final class RecordBatchBuilder {
 
@@ -56,9 +56,12 @@ public final class RecordBatchBuilder {
     private CompressionType compression = CompressionType.NONE;
     /** The compressed records of a compressed batch, once made; dropped when a record is appended. */
     private byte[] compressedRecords;
-    private final List<SimpleRecord> records = new ArrayList<>();
-    /** Body sizes (without the length varint) of the records, parallel to {@link #records}. */
-    private int[] bodySizes = new int[8];
+    /**
+     * The records as an uncompressed batch holds them, written up to its position: the first record's
+     * size at first, then doubled as needed (a one-record batch holds no spare room).
+     */
+    private ByteBuffer encodedRecords = ByteBuffer.allocate(0);
+    private int recordCount;
     private long baseTimestamp;
     private long maxTimestamp = RecordBatch.NO_TIMESTAMP;
     private long sizeInBytes = RecordBatch.HEADER_SIZE;
@@ -126,45 +129,58 @@ public final class RecordBatchBuilder {
 
     /** Adds a record without headers at the next offset; key and value may be null. */
     public RecordBatchBuilder append(long timestamp, byte[] key, byte[] value) {
-        return append(new SimpleRecord(timestamp, key, value, List.of()));
+        return append(timestamp, key, value, List.of());
     }
 
-    /** Adds a record at the next offset; key, value and header values may be null. */
-    public RecordBatchBuilder append(long timestamp, byte[] key, byte[] value, List<Header> headers) {
-        return append(new SimpleRecord(timestamp, key, value, headers));
+    /** Adds a record at the next offset. */
+    public RecordBatchBuilder append(SimpleRecord record) {
+        Objects.requireNonNull(record, "record");
+        return append(record.timestamp(), record.key(), record.value(), record.headers());
     }
 
     /**
-     * Adds a record at the next offset.
+     * Adds a record at the next offset, encoding it now; key, value and header values may be null,
+     * and so may {@code headers} (none).
      *
-     * @throws IllegalArgumentException if the batch would exceed 2 GiB
+     * @throws IllegalArgumentException if the batch would exceed 2 GiB; the builder is unchanged then
      */
-    public RecordBatchBuilder append(SimpleRecord record) {
-        Objects.requireNonNull(record, "record");
-        if (records.isEmpty()) {
-            baseTimestamp = record.timestamp();
-        }
-        int offsetDelta = records.size();
-        int bodySize = bodySize(offsetDelta, record.timestamp() - baseTimestamp, record);
-        long total = sizeInBytes + Varint.sizeOfInt(bodySize) + bodySize;
+    public RecordBatchBuilder append(long timestamp, byte[] key, byte[] value, List<Header> headers) {
+        List<Header> hs = headers == null ? List.of() : headers;
+        long timestampDelta = recordCount == 0 ? 0 : timestamp - baseTimestamp;
+        int offsetDelta = recordCount;
+        int bodySize = bodySize(offsetDelta, timestampDelta, key, value, hs);
+        int recordSize = Varint.sizeOfInt(bodySize) + bodySize;
+        long total = sizeInBytes + recordSize;
         if (total > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("Batch at base offset " + baseOffset + " would exceed "
                     + Integer.MAX_VALUE + " bytes with record " + offsetDelta);
         }
-        sizeInBytes = total;
-        if (offsetDelta == bodySizes.length) {
-            bodySizes = Arrays.copyOf(bodySizes, offsetDelta * 2);
+        ensureRoom(recordSize);
+        if (recordCount == 0) {
+            baseTimestamp = timestamp;
         }
-        bodySizes[offsetDelta] = bodySize;
-        records.add(record);
+        writeRecord(encodedRecords, offsetDelta, bodySize, timestampDelta, key, value, hs);
+        sizeInBytes = total;
+        recordCount++;
         compressedRecords = null;
-        maxTimestamp = Math.max(maxTimestamp, record.timestamp());
+        maxTimestamp = Math.max(maxTimestamp, timestamp);
         return this;
+    }
+
+    private void ensureRoom(int bytes) {
+        if (encodedRecords.remaining() >= bytes) {
+            return;
+        }
+        long needed = (long) encodedRecords.position() + bytes;
+        int capacity = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * encodedRecords.capacity()));
+        ByteBuffer grown = ByteBuffer.allocate(capacity);
+        grown.put(encodedRecords.array(), 0, encodedRecords.position());
+        encodedRecords = grown;
     }
 
     /** Number of records appended so far. */
     public int recordCount() {
-        return records.size();
+        return recordCount;
     }
 
     /**
@@ -189,7 +205,7 @@ public final class RecordBatchBuilder {
 
     /** The size the batch has when written now (compressing the records of a compressed one). */
     int exactSizeInBytes() {
-        if (records.isEmpty()) {
+        if (recordCount == 0) {
             throw new IllegalStateException("Cannot build an empty batch at base offset " + baseOffset);
         }
         if (compression == CompressionType.NONE) {
@@ -206,10 +222,9 @@ public final class RecordBatchBuilder {
     /** The records, encoded as in an uncompressed batch, as one stream of the codec; made once per content. */
     private byte[] compressedRecords() {
         if (compressedRecords == null) {
-            ByteBuffer plain = ByteBuffer.allocate((int) sizeInBytes - RecordBatch.HEADER_SIZE);
-            writeRecords(plain);
             try {
-                compressedRecords = CompressionCodecs.forType(compression).compress(plain.array(), 0, plain.position());
+                compressedRecords = CompressionCodecs.forType(compression).compress(encodedRecords.array(), 0,
+                        encodedRecords.position());
             } catch (IOException e) {
                 throw new UncheckedIOException("Compressing the batch at base offset " + baseOffset + " with "
                         + compression + " failed", e);
@@ -218,18 +233,12 @@ public final class RecordBatchBuilder {
         return compressedRecords;
     }
 
-    private void writeRecords(ByteBuffer buf) {
-        for (int i = 0; i < records.size(); i++) {
-            writeRecord(buf, i, bodySizes[i], records.get(i));
-        }
-    }
-
     /** Writes the finished batch at the buffer's position, advancing it by the batch size. */
     void writeTo(ByteBuffer buf) {
         int start = buf.position();
         buf.position(start + RecordBatch.HEADER_SIZE);
         if (compression == CompressionType.NONE) {
-            writeRecords(buf);
+            buf.put(encodedRecords.array(), 0, encodedRecords.position());
         } else {
             buf.put(compressedRecords());
         }
@@ -248,29 +257,30 @@ public final class RecordBatchBuilder {
         buf.putInt(start + RecordBatch.PARTITION_LEADER_EPOCH_OFFSET, partitionLeaderEpoch);
         buf.put(start + RecordBatch.MAGIC_OFFSET, RecordBatch.MAGIC_V2);
         buf.putShort(start + RecordBatch.ATTRIBUTES_OFFSET, attributes);
-        buf.putInt(start + RecordBatch.LAST_OFFSET_DELTA_OFFSET, records.size() - 1);
+        buf.putInt(start + RecordBatch.LAST_OFFSET_DELTA_OFFSET, recordCount - 1);
         buf.putLong(start + RecordBatch.BASE_TIMESTAMP_OFFSET, baseTimestamp);
         buf.putLong(start + RecordBatch.MAX_TIMESTAMP_OFFSET, batchMaxTimestamp);
         buf.putLong(start + RecordBatch.PRODUCER_ID_OFFSET, producerId);
         buf.putShort(start + RecordBatch.PRODUCER_EPOCH_OFFSET, producerEpoch);
         buf.putInt(start + RecordBatch.BASE_SEQUENCE_OFFSET, baseSequence);
-        buf.putInt(start + RecordBatch.RECORDS_COUNT_OFFSET, records.size());
+        buf.putInt(start + RecordBatch.RECORDS_COUNT_OFFSET, recordCount);
         long crc = RecordBatch.crcOf(buf, start + RecordBatch.ATTRIBUTES_OFFSET, end);
         buf.putInt(start + RecordBatch.CRC_OFFSET, (int) crc);
     }
 
-    private void writeRecord(ByteBuffer buf, int offsetDelta, int bodySize, SimpleRecord r) {
+    private static void writeRecord(ByteBuffer buf, int offsetDelta, int bodySize, long timestampDelta, byte[] key,
+                                    byte[] value, List<Header> headers) {
         Varint.writeInt(bodySize, buf);
         buf.put((byte) 0);
-        Varint.writeLong(r.timestamp() - baseTimestamp, buf);
+        Varint.writeLong(timestampDelta, buf);
         Varint.writeInt(offsetDelta, buf);
-        writeBytes(buf, r.key());
-        writeBytes(buf, r.value());
-        Varint.writeInt(r.headers().size(), buf);
-        for (Header h : r.headers()) {
-            byte[] key = h.key().getBytes(StandardCharsets.UTF_8);
-            Varint.writeInt(key.length, buf);
-            buf.put(key);
+        writeBytes(buf, key);
+        writeBytes(buf, value);
+        Varint.writeInt(headers.size(), buf);
+        for (Header h : headers) {
+            byte[] headerKey = h.key().getBytes(StandardCharsets.UTF_8);
+            Varint.writeInt(headerKey.length, buf);
+            buf.put(headerKey);
             writeBytes(buf, h.value());
         }
     }
@@ -284,10 +294,10 @@ public final class RecordBatchBuilder {
         }
     }
 
-    private int bodySize(int offsetDelta, long timestampDelta, SimpleRecord r) {
+    private int bodySize(int offsetDelta, long timestampDelta, byte[] key, byte[] value, List<Header> headers) {
         long size = 1 + Varint.sizeOfLong(timestampDelta) + Varint.sizeOfInt(offsetDelta)
-                + sizeOfBytes(r.key()) + sizeOfBytes(r.value()) + Varint.sizeOfInt(r.headers().size());
-        for (Header h : r.headers()) {
+                + sizeOfBytes(key) + sizeOfBytes(value) + Varint.sizeOfInt(headers.size());
+        for (Header h : headers) {
             int keyLen = utf8Length(h.key());
             size += Varint.sizeOfInt(keyLen) + keyLen + sizeOfBytes(h.value());
         }

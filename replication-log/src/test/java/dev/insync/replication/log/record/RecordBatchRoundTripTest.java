@@ -76,6 +76,35 @@ class RecordBatchRoundTripTest {
     }
 
     @Test
+    @DisplayName("LOG-1 a record is encoded when appended: arrays changed after the append do not change the batch, and a batch grown far past the first room reads back whole and valid")
+    void appendCopiesAndGrows() {
+        byte[] key = b("key");
+        byte[] value = new byte[300];
+        java.util.Arrays.fill(value, (byte) 'a');
+        byte[] headerValue = b("h1");
+        RecordBatchBuilder builder = new RecordBatchBuilder(0).append(5, key, value, List.of(new Header("h", headerValue)));
+        key[0] = 'X';
+        java.util.Arrays.fill(value, (byte) 'z');
+        headerValue[0] = 'X';
+        for (int i = 1; i < 100; i++) {
+            builder.append(5 + i, null, value);
+        }
+        MemoryRecords records = builder.build();
+
+        RecordBatch batch = records.batches().get(0);
+        assertThat(batch.isValid()).isTrue();
+        assertThat(batch.sizeInBytes()).isEqualTo(builder.estimatedSizeInBytes()).isGreaterThan(100 * 300);
+        List<Record> rs = batch.records();
+        assertThat(rs).hasSize(100);
+        assertThat(s(rs.get(0).key())).isEqualTo("key");
+        assertThat(s(rs.get(0).value())).isEqualTo("a".repeat(300));
+        assertThat(rs.get(0).headers()).containsExactly(new Header("h", b("h1")));
+        assertThat(s(rs.get(99).value())).isEqualTo("z".repeat(300));
+        assertThat(rs.get(99).offset()).isEqualTo(99);
+        assertThat(rs.get(99).timestamp()).isEqualTo(104);
+    }
+
+    @Test
     @DisplayName("LOG-4 base offset and leader epoch are rewritten in place without touching the CRC")
     void settersKeepCrc() {
         MemoryRecords records = MemoryRecords.withRecords(new SimpleRecord(5, b("k"), b("v")));

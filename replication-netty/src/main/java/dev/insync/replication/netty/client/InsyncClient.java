@@ -285,8 +285,8 @@ public final class InsyncClient implements AutoCloseable {
             future.completeExceptionally(refused);
             return future;
         }
-        PendingRecord record = new PendingRecord(scheduler.time().milliseconds(), key == null ? null : key.clone(),
-                value == null ? null : value.clone(), headersCopy, future);
+        // Encoded into its batch by the append: key and value are copied there, not here.
+        PendingRecord record = new PendingRecord(scheduler.time().milliseconds(), key, value, headersCopy, future);
         // Appended here, in the caller (as Kafka's producer does): the sender only drains. The batch's
         // age (linger.ms, delivery.timeout.ms) counts from the send.
         RecordAccumulator.Appended appended = accumulator.append(tp, record, bytes, record.timestampMs());
@@ -364,8 +364,8 @@ public final class InsyncClient implements AutoCloseable {
         onSender(() -> {
             // Every record sent before this call is in a batch now (appended by its send), waiting or in flight.
             List<CompletableFuture<RecordMetadata>> pending = new ArrayList<>();
-            accumulator.forEachBatch(b -> b.records.forEach(r -> pending.add(r.future())));
-            inFlightBatches.forEach(b -> b.records.forEach(r -> pending.add(r.future())));
+            accumulator.forEachBatch(b -> pending.addAll(b.futures));
+            inFlightBatches.forEach(b -> pending.addAll(b.futures));
             accumulator.beginFlush();
             runSender();
             CompletableFuture.allOf(pending.stream().map(f -> f.handle((r, e) -> null)).toArray(CompletableFuture[]::new))
@@ -521,7 +521,7 @@ public final class InsyncClient implements AutoCloseable {
             // acks=0: no answer; the request was written (PRO-3's "right after", as far as a client can know).
             for (Batch b : batches) {
                 bufferMemory.release(b.takeReservedBytes());
-                b.records.forEach(r -> r.future().complete(new RecordMetadata(b.topicPartition, -1L, -1)));
+                b.futures.forEach(f -> f.complete(new RecordMetadata(b.topicPartition, -1L, -1)));
             }
         } else {
             for (Batch b : batches) {
@@ -530,9 +530,8 @@ public final class InsyncClient implements AutoCloseable {
                     failBatch(b, Errors.UNKNOWN_SERVER_ERROR, Written.UNKNOWN, "the answer omitted the partition");
                 } else if (r.error() == Errors.NONE) {
                     bufferMemory.release(b.takeReservedBytes());
-                    for (int i = 0; i < b.records.size(); i++) {
-                        b.records.get(i).future().complete(new RecordMetadata(b.topicPartition, r.baseOffset() + i,
-                                r.leaderEpoch()));
+                    for (int i = 0; i < b.futures.size(); i++) {
+                        b.futures.get(i).complete(new RecordMetadata(b.topicPartition, r.baseOffset() + i, r.leaderEpoch()));
                     }
                     // KIP-320: written in a newer epoch than any Metadata named: learn the leaders again.
                     if (metadata.updateLastSeenEpochIfNewer(b.topicPartition, r.leaderEpoch())) {
@@ -566,7 +565,7 @@ public final class InsyncClient implements AutoCloseable {
     private void failBatch(Batch b, Errors error, Written written, String detail) {
         bufferMemory.release(b.takeReservedBytes());
         ProduceFailedException e = new ProduceFailedException(b.topicPartition, error, written, detail);
-        b.records.forEach(r -> r.future().completeExceptionally(e));
+        b.futures.forEach(f -> f.completeExceptionally(e));
     }
 
     // ============================================================================ metadata

@@ -64,7 +64,7 @@ final class RecordAccumulator {
     /** Upper bound of a record's framing in a v2 batch: length, attributes, timestamp and offset deltas, key/value lengths, header count. */
     static final int RECORD_OVERHEAD_BYTES = 5 + 1 + 10 + 5 + 5 + 5 + 5;
 
-    /** One record waiting for its outcome. */
+    /** One record to append: encoded into its batch at once, so the arrays may change afterwards. */
     record PendingRecord(long timestampMs, byte[] key, byte[] value, List<Header> headers,
                          CompletableFuture<RecordMetadata> future) {
     }
@@ -74,7 +74,8 @@ final class RecordAccumulator {
         final TopicPartition topicPartition;
         final long createdMs;
         final long sequence;
-        final List<PendingRecord> records = new ArrayList<>();
+        /** Its records' futures, in offset order. */
+        final List<CompletableFuture<RecordMetadata>> futures = new ArrayList<>();
         int estimatedBytes = RecordBatch.HEADER_SIZE;
         int attempts;
         long retryAtMs;
@@ -82,6 +83,11 @@ final class RecordAccumulator {
         private long reservedBytes;
         /** Its records have their outcome (an in-flight batch failed at its delivery timeout): a late answer is ignored. */
         boolean done;
+        /**
+         * Its records, encoded as they are appended (in the callers' threads, under the accumulator's
+         * lock, while their bytes are in cache); {@code null} once {@link #built}.
+         */
+        private RecordBatchBuilder builder = new RecordBatchBuilder(0);
         /** Built once, on the first send; a retry resends the same bytes. */
         private MemoryRecords built;
 
@@ -91,17 +97,17 @@ final class RecordAccumulator {
             this.sequence = sequence;
         }
 
+        /** The batch's bytes (called by the sender once the batch left the accumulator, so no append races it). */
         MemoryRecords records() {
             if (built == null) {
-                RecordBatchBuilder b = new RecordBatchBuilder(0);
-                records.forEach(r -> b.append(r.timestampMs(), r.key(), r.value(), r.headers()));
-                built = b.build();
+                built = builder.build();
+                builder = null;
             }
             return built;
         }
 
         int recordCount() {
-            return records.size();
+            return futures.size();
         }
 
         /** The bytes its records reserved, once: later calls answer 0, so a batch gives its room back only once. */
@@ -113,7 +119,7 @@ final class RecordAccumulator {
 
         @Override
         public String toString() {
-            return "Batch(" + topicPartition + ", " + records.size() + " records, ~" + estimatedBytes + " bytes, attempt "
+            return "Batch(" + topicPartition + ", " + futures.size() + " records, ~" + estimatedBytes + " bytes, attempt "
                     + attempts + ")";
         }
     }
@@ -171,14 +177,15 @@ final class RecordAccumulator {
         boolean created = false;
         ArrayDeque<Batch> queue = partitions.computeIfAbsent(tp, k -> new ArrayDeque<>());
         Batch last = queue.peekLast();
-        if (last == null || last.attempts > 0 || (last.estimatedBytes + bytes > batchSizeBytes && !last.records.isEmpty())) {
+        if (last == null || last.attempts > 0 || (last.estimatedBytes + bytes > batchSizeBytes && !last.futures.isEmpty())) {
             lastCreatedMs = Math.max(lastCreatedMs, nowMs);
             last = new Batch(tp, lastCreatedMs, nextSequence++);
             queue.addLast(last);
             batchCount++;
             created = true;
         }
-        last.records.add(record);
+        last.builder.append(record.timestampMs(), record.key(), record.value(), record.headers());
+        last.futures.add(record.future());
         last.estimatedBytes += bytes;
         last.reservedBytes += bytes;
         return created || last.estimatedBytes >= batchSizeBytes ? Appended.WAKE : Appended.JOINED;

@@ -329,8 +329,8 @@ class RecordAccumulatorTest {
                 assertThat(b.sequence).isGreaterThan(lastSequence);
                 lastCreated = b.createdMs;
                 lastSequence = b.sequence;
-                for (PendingRecord r : b.records) {
-                    java.nio.ByteBuffer v = java.nio.ByteBuffer.wrap(r.value());
+                for (dev.insync.replication.log.record.Record r : b.records().batches().get(0).records()) {
+                    java.nio.ByteBuffer v = r.value();
                     int caller = v.getInt();
                     int seq = v.getInt();
                     assertThat(seq).as("caller %d on %s", caller, e.getKey()).isGreaterThan(lastSeq[caller]);
