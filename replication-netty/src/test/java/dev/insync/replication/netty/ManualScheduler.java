@@ -36,6 +36,7 @@ public final class ManualScheduler implements Scheduler {
     private final PriorityQueue<Event> queue = new PriorityQueue<>();
     private long nowMs;
     private long sequence;
+    private long armed;
 
     private final class Event implements Comparable<Event> {
         final long atMs;
@@ -77,6 +78,7 @@ public final class ManualScheduler implements Scheduler {
     @Override
     public synchronized Cancellable schedule(Executor executor, Runnable task, long delayMs) {
         Event e = new Event(nowMs + Math.max(0, delayMs), () -> executor.execute(task));
+        armed++;
         queue.add(e);
         notifyAll();
         return () -> e.cancelled = true;
@@ -108,6 +110,11 @@ public final class ManualScheduler implements Scheduler {
     @Override
     public Time time() {
         return time;
+    }
+
+    /** One-off timers armed since start, fired, cancelled or pending. */
+    public synchronized long armedCount() {
+        return armed;
     }
 
     /** Timers not cancelled and not yet fired. */

@@ -44,6 +44,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
@@ -81,6 +82,13 @@ public final class ClientConnection implements AutoCloseable {
     private boolean connecting;
     private final ArrayDeque<Pending<?, ?>> waitingForConnection = new ArrayDeque<>();
     private final ArrayDeque<Pending<?, ?>> inFlight = new ArrayDeque<>();
+    /**
+     * Every request started and not yet seen done, in start order, so in deadline order: one timer
+     * per connection watches the oldest (see {@link #armRequestTimer}). Done requests leave from the
+     * head, at once when answered in order, or when the timer or the next start passes them.
+     */
+    private final ArrayDeque<Pending<?, ?>> started = new ArrayDeque<>();
+    private Scheduler.Cancellable requestTimer;
     private int correlationId;
     private int failures;
     private long nextAttemptAtMs = Long.MIN_VALUE;
@@ -91,23 +99,24 @@ public final class ClientConnection implements AutoCloseable {
         final int correlationId;
         final Api<Q, R> api;
         final short version;
-        final Q request;
+        /** Dropped once encoded: a done request may wait in {@link #started} a while. */
+        Q request;
         final boolean answered;
-        final CompletableFuture<R> future = new CompletableFuture<>();
-        Scheduler.Cancellable timeout;
+        /** On the scheduler's monotonic clock. */
+        final long deadlineNs;
+        final CompletableFuture<R> future;
 
-        Pending(int correlationId, Api<Q, R> api, short version, Q request) {
+        Pending(int correlationId, Api<Q, R> api, short version, Q request, long deadlineNs, CompletableFuture<R> future) {
             this.correlationId = correlationId;
             this.api = api;
             this.version = version;
             this.request = request;
             this.answered = api.expectsResponse(request);
+            this.deadlineNs = deadlineNs;
+            this.future = future;
         }
 
         void fail(Throwable t) {
-            if (timeout != null) {
-                timeout.cancel();
-            }
             future.completeExceptionally(t);
         }
     }
@@ -123,6 +132,10 @@ public final class ClientConnection implements AutoCloseable {
 
     private long nowMs() {
         return client.scheduler().time().milliseconds();
+    }
+
+    private long nowNs() {
+        return client.scheduler().time().nanoseconds();
     }
 
     /**
@@ -151,15 +164,8 @@ public final class ClientConnection implements AutoCloseable {
     }
 
     private <Q, R> void start(CompletableFuture<R> result, Api<Q, R> api, short version, Q request) {
-        Pending<Q, R> p = new Pending<>(correlationId++, api, version, request);
-        p.future.whenComplete((r, e) -> {
-            if (e != null) {
-                result.completeExceptionally(e);
-            } else {
-                result.complete(r);
-            }
-        });
-        start(p);
+        long timeoutNs = TimeUnit.MILLISECONDS.toNanos(client.config().requestTimeoutMs());
+        start(new Pending<>(correlationId++, api, version, request, nowNs() + timeoutNs, result));
     }
 
     private void start(Pending<?, ?> p) {
@@ -167,7 +173,9 @@ public final class ClientConnection implements AutoCloseable {
             p.fail(DisconnectedException.notSent(name + " is closed"));
             return;
         }
-        p.timeout = client.scheduler().schedule(loop, () -> onTimeout(p), client.config().requestTimeoutMs());
+        dropDoneHeads();
+        started.add(p);
+        armRequestTimer();
         if (channel != null && channel.isActive()) {
             write(p);
         } else if (connecting) {
@@ -186,6 +194,7 @@ public final class ClientConnection implements AutoCloseable {
         try {
             frame = Frames.request(channel.alloc(), new RequestHeader(p.api.key(), p.version, p.correlationId, clientId),
                     p.api, p.request);
+            p.request = null;
         } catch (RuntimeException e) {
             p.fail(e);
             return;
@@ -199,7 +208,6 @@ public final class ClientConnection implements AutoCloseable {
                 p.fail(new DisconnectedException(name + ": write failed: " + f.cause(), f.cause()));
                 ch.close();
             } else if (!p.answered) {
-                p.timeout.cancel();
                 p.future.complete(null);
             }
         });
@@ -265,6 +273,42 @@ public final class ClientConnection implements AutoCloseable {
         failures++;
     }
 
+    /**
+     * Keeps one timer armed for the oldest request not done, instead of one per request: arming a
+     * timer whose deadline is the earliest wakes the timer's thread, which on one request in flight
+     * was a wake-up per request. Deadlines grow in start order, so the oldest is the head.
+     */
+    private void armRequestTimer() {
+        if (requestTimer != null || closed) {
+            return;
+        }
+        dropDoneHeads();
+        Pending<?, ?> oldest = started.peek();
+        if (oldest != null) {
+            // Rounded up, so that the timer never fires before the deadline.
+            long delayMs = Math.max(0, (oldest.deadlineNs - nowNs() + 999_999) / 1_000_000);
+            requestTimer = client.scheduler().schedule(loop, this::onRequestTimer, delayMs);
+        }
+    }
+
+    /** Times out every request past its deadline, then watches the next. */
+    private void onRequestTimer() {
+        requestTimer = null;
+        long now = nowNs();
+        Pending<?, ?> p;
+        while ((p = started.peek()) != null && (p.future.isDone() || p.deadlineNs - now <= 0)) {
+            started.poll();
+            onTimeout(p);
+        }
+        armRequestTimer();
+    }
+
+    private void dropDoneHeads() {
+        while (!started.isEmpty() && started.peek().future.isDone()) {
+            started.poll();
+        }
+    }
+
     private void onTimeout(Pending<?, ?> p) {
         if (p.future.isDone()) {
             return;
@@ -293,6 +337,7 @@ public final class ClientConnection implements AutoCloseable {
             }
             failures = 0;
             complete(p, header, in);
+            dropDoneHeads();
         } catch (MalformedFrameException e) {
             LOG.warn("{}: closing after a malformed response: {}", name, e.getMessage());
             ch.close();
@@ -302,9 +347,6 @@ public final class ClientConnection implements AutoCloseable {
     }
 
     private <Q, R> void complete(Pending<Q, R> p, ResponseHeader header, WireReader in) {
-        if (p.timeout != null) {
-            p.timeout.cancel();
-        }
         try {
             if (header.errorCode() != 0) {
                 in.expectEnd(p.api.name() + " error response");
@@ -359,6 +401,11 @@ public final class ClientConnection implements AutoCloseable {
                 closed = true;
                 failAll(inFlight, new DisconnectedException(name + " is closed"));
                 failAll(waitingForConnection, DisconnectedException.notSent(name + " is closed"));
+                if (requestTimer != null) {
+                    requestTimer.cancel();
+                    requestTimer = null;
+                }
+                started.clear();
                 if (channel != null) {
                     channel.close();
                     channel = null;

@@ -170,6 +170,46 @@ class ClientConnectionTest {
         assertThat(c.connectAttempts().get(WAIT_S, TimeUnit.SECONDS)).isEqualTo(2);
     }
 
+    @Test
+    @DisplayName("NET-2 each request times out at its own deadline, watched by one timer per connection rather than one per request")
+    void oneTimerWatchesEveryRequest() throws Exception {
+        ClientConnection c = connect(startServer(config));
+        long armedBefore = scheduler.armedCount();
+        for (int i = 1; i <= 20; i++) {
+            CompletableFuture<FetchResponse> f = c.send(Apis.FETCH, (short) 0, fetch());
+            answer(i);
+            assertThat(f.get(WAIT_S, TimeUnit.SECONDS).partitions()).containsKey(REP0);
+        }
+        // The server arms its connection's idle check; the client armed one timer for all twenty requests.
+        assertThat(scheduler.armedCount() - armedBefore).isLessThanOrEqualTo(2);
+
+        // A request started 10 s later is not timed out at the first request's deadline, but at its own.
+        scheduler.advance(10_000);
+        CompletableFuture<FetchResponse> late = c.send(Apis.FETCH, (short) 0, fetch());
+        replicas.awaitCalls(21, WAIT_S * 1000);
+        scheduler.advance(config.requestTimeoutMs() - 10_000);
+        onLoop(c);
+        assertThat(late).isNotDone();
+        scheduler.advance(10_000 - 1);
+        onLoop(c);
+        assertThat(late).isNotDone();
+        scheduler.advance(1);
+        assertThatThrownBy(() -> late.get(WAIT_S, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(TimeoutException.class).hasMessageContaining("request.timeout.ms");
+    }
+
+    /** Answers the {@code n}th fetch call once the server made it. */
+    private void answer(int n) throws InterruptedException {
+        FetchCall call = (FetchCall) replicas.awaitCalls(n, WAIT_S * 1000)
+                .get(n - 1);
+        call.answer().complete(RecordingReplicaService.emptyAnswer(call.request()));
+    }
+
+    /** Returns once the connection's event loop ran everything handed to it before (a timer that just fired). */
+    private static void onLoop(ClientConnection c) throws Exception {
+        c.connectAttempts().get(WAIT_S, TimeUnit.SECONDS);
+    }
+
     /** The old channel's close is seen asynchronously; until then a send may still fail on it. */
     private CompletableFuture<FetchResponse> sendWhenReconnected(ClientConnection c) throws Exception {
         for (int attempt = 0; attempt < 50; attempt++) {
