@@ -32,6 +32,7 @@ public final class ServerMetrics {
     private final LongAdder tlsHandshakeFailures = new LongAdder();
     private final LongAdder fileRegionsWritten = new LongAdder();
     private final LongAdder recordsUnavailable = new LongAdder();
+    private final LongAdder corkedFlushes = new LongAdder();
 
     void connectionAccepted() { connectionsAccepted.increment(); }
     void request() { requests.increment(); }
@@ -44,6 +45,7 @@ public final class ServerMetrics {
     void tlsHandshakeFailure() { tlsHandshakeFailures.increment(); }
     void fileRegionWritten() { fileRegionsWritten.increment(); }
     void recordsUnavailableAnswer() { recordsUnavailable.increment(); }
+    void corkedFlush() { corkedFlushes.increment(); }
 
     /** Connections accepted since start. */
     public long connectionsAccepted() { return connectionsAccepted.sum(); }
@@ -70,6 +72,11 @@ public final class ServerMetrics {
      * sent: answered UNKNOWN_SERVER_ERROR before the frame started, or the connection closed mid-frame.
      */
     public long recordsUnavailable() { return recordsUnavailable.sum(); }
+    /**
+     * Flushes of frames with file regions that went out corked (epoll only) and were uncorked after
+     * the flush, so that each such frame leaves in one go rather than one segment per write.
+     */
+    public long corkedFlushes() { return corkedFlushes.sum(); }
 
     @Override
     public String toString() {
@@ -77,6 +84,7 @@ public final class ServerMetrics {
                 + malformedFrames() + ", oversized=" + oversizedFrames() + ", unsupported=" + unsupportedRequests()
                 + ", unauthorized=" + authorizationFailures() + ", handlerFailures=" + handlerFailures() + ", idleClosed="
                 + idleConnectionsClosed() + ", tlsFailures=" + tlsHandshakeFailures() + ", fileRegions="
-                + fileRegionsWritten() + ", recordsUnavailable=" + recordsUnavailable() + ")";
+                + fileRegionsWritten() + ", recordsUnavailable=" + recordsUnavailable() + ", corkedFlushes=" + corkedFlushes()
+                + ")";
     }
 }
