@@ -327,13 +327,17 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             }
         } finally {
             flushing = false;
+            if (corked) {
+                // Here even if a handler threw: a socket left corked would hold later answers for up to 200 ms.
+                ctx.flush();
+                if (cork(false)) {
+                    server.metrics().corkedFlush();
+                }
+            }
         }
         if (wrote) {
             ctx.flush();
             lastActiveMs = nowMs();
-        }
-        if (corked && cork(false)) {
-            server.metrics().corkedFlush();
         }
         if (!closed && waiting.isEmpty() && inFlight.size() < server.config().queuedMaxRequests()) {
             setAutoRead(true);
