@@ -276,23 +276,39 @@ public final class InsyncClient implements AutoCloseable {
      * fails at once (MESSAGE_TOO_LARGE).
      */
     public CompletableFuture<RecordMetadata> send(TopicPartition tp, byte[] key, byte[] value, List<Header> headers) {
+        RecordFuture future = new RecordFuture();
+        append(tp, key, value, headers, future);
+        return future;
+    }
+
+    /**
+     * As {@link #send(TopicPartition, byte[], byte[], List)}, but the outcome goes to {@code callback}
+     * (as with Kafka's {@code send(record, callback)}) and no future is made: with many records in
+     * flight, completing a future and the callbacks attached to it per record is a large part of a
+     * client's work. {@code callback} runs on the client's event loop, or in this thread when the send
+     * is refused at once; see {@link SendCallback}.
+     */
+    public void send(TopicPartition tp, byte[] key, byte[] value, List<Header> headers, SendCallback callback) {
+        append(tp, key, value, headers, Objects.requireNonNull(callback, "callback"));
+    }
+
+    private void append(TopicPartition tp, byte[] key, byte[] value, List<Header> headers, SendCallback outcome) {
         Objects.requireNonNull(tp, "tp");
-        CompletableFuture<RecordMetadata> future = new CompletableFuture<>();
         List<Header> headersCopy = List.copyOf(headers);
         int bytes = RecordAccumulator.estimateBytes(key, value, headersCopy);
         ProduceFailedException refused = reserveBufferMemory(tp, bytes);
         if (refused != null) {
-            future.completeExceptionally(refused);
-            return future;
+            report(outcome, null, refused);
+            return;
         }
         // Encoded into its batch by the append: key and value are copied there, not here.
-        PendingRecord record = new PendingRecord(scheduler.time().milliseconds(), key, value, headersCopy, future);
+        PendingRecord record = new PendingRecord(scheduler.time().milliseconds(), key, value, headersCopy, outcome);
         // Appended here, in the caller (as Kafka's producer does): the sender only drains. The batch's
         // age (linger.ms, delivery.timeout.ms) counts from the send.
         RecordAccumulator.Appended appended = accumulator.append(tp, record, bytes, record.timestampMs());
         if (appended == RecordAccumulator.Appended.CLOSED) {
             bufferMemory.release(bytes);
-            future.completeExceptionally(new ProduceFailedException(tp, Errors.NETWORK_EXCEPTION, Written.NO,
+            report(outcome, null, new ProduceFailedException(tp, Errors.NETWORK_EXCEPTION, Written.NO,
                     "the client is closed"));
         } else if (appended == RecordAccumulator.Appended.WAKE) {
             newBatchPartitions.add(tp);
@@ -301,7 +317,39 @@ public final class InsyncClient implements AutoCloseable {
                 onSender(this::onNewBatches, this::failWaitingBatches);
             }
         }
-        return future;
+    }
+
+    /** A record's future, which takes its outcome as any {@link SendCallback} does. */
+    private static final class RecordFuture extends CompletableFuture<RecordMetadata> implements SendCallback {
+        @Override
+        public void onCompletion(RecordMetadata metadata, ProduceFailedException exception) {
+            if (exception == null) {
+                complete(metadata);
+            } else {
+                completeExceptionally(exception);
+            }
+        }
+    }
+
+    /** Gives one record its outcome; a callback that throws is logged and keeps no other record from its own. */
+    private static void report(SendCallback outcome, RecordMetadata metadata, ProduceFailedException exception) {
+        try {
+            outcome.onCompletion(metadata, exception);
+        } catch (RuntimeException e) {
+            LOG.error("A send callback threw on the outcome of {}", metadata != null ? metadata : exception.topicPartition(), e);
+        }
+    }
+
+    /** Every record of {@code b} was written from {@code baseOffset} on (-1: not known, acks=0), in {@code leaderEpoch}. */
+    private static void completeBatch(Batch b, long baseOffset, int leaderEpoch) {
+        if (!b.claimOutcomes()) {
+            return;
+        }
+        for (int i = 0; i < b.outcomes.size(); i++) {
+            report(b.outcomes.get(i), new RecordMetadata(b.topicPartition, baseOffset < 0 ? -1L : baseOffset + i,
+                    leaderEpoch), null);
+        }
+        b.finish();
     }
 
     /**
@@ -363,13 +411,12 @@ public final class InsyncClient implements AutoCloseable {
         CompletableFuture<Void> done = new CompletableFuture<>();
         onSender(() -> {
             // Every record sent before this call is in a batch now (appended by its send), waiting or in flight.
-            List<CompletableFuture<RecordMetadata>> pending = new ArrayList<>();
-            accumulator.forEachBatch(b -> pending.addAll(b.futures));
-            inFlightBatches.forEach(b -> pending.addAll(b.futures));
+            List<CompletableFuture<Void>> pending = new ArrayList<>();
+            accumulator.forEachBatch(b -> pending.add(b.whenFinished()));
+            inFlightBatches.forEach(b -> pending.add(b.whenFinished()));
             accumulator.beginFlush();
             runSender();
-            CompletableFuture.allOf(pending.stream().map(f -> f.handle((r, e) -> null)).toArray(CompletableFuture[]::new))
-                    .whenComplete((r, e) -> done.complete(null));
+            CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).whenComplete((r, e) -> done.complete(null));
         }, () -> done.complete(null));
         return done;
     }
@@ -521,7 +568,7 @@ public final class InsyncClient implements AutoCloseable {
             // acks=0: no answer; the request was written (PRO-3's "right after", as far as a client can know).
             for (Batch b : batches) {
                 bufferMemory.release(b.takeReservedBytes());
-                b.futures.forEach(f -> f.complete(new RecordMetadata(b.topicPartition, -1L, -1)));
+                completeBatch(b, -1L, -1);
             }
         } else {
             for (Batch b : batches) {
@@ -530,9 +577,7 @@ public final class InsyncClient implements AutoCloseable {
                     failBatch(b, Errors.UNKNOWN_SERVER_ERROR, Written.UNKNOWN, "the answer omitted the partition");
                 } else if (r.error() == Errors.NONE) {
                     bufferMemory.release(b.takeReservedBytes());
-                    for (int i = 0; i < b.futures.size(); i++) {
-                        b.futures.get(i).complete(new RecordMetadata(b.topicPartition, r.baseOffset() + i, r.leaderEpoch()));
-                    }
+                    completeBatch(b, r.baseOffset(), r.leaderEpoch());
                     // KIP-320: written in a newer epoch than any Metadata named: learn the leaders again.
                     if (metadata.updateLastSeenEpochIfNewer(b.topicPartition, r.leaderEpoch())) {
                         requestMetadata();
@@ -564,8 +609,14 @@ public final class InsyncClient implements AutoCloseable {
 
     private void failBatch(Batch b, Errors error, Written written, String detail) {
         bufferMemory.release(b.takeReservedBytes());
+        if (!b.claimOutcomes()) {
+            return;
+        }
         ProduceFailedException e = new ProduceFailedException(b.topicPartition, error, written, detail);
-        b.futures.forEach(f -> f.completeExceptionally(e));
+        for (SendCallback outcome : b.outcomes) {
+            report(outcome, null, e);
+        }
+        b.finish();
     }
 
     // ============================================================================ metadata

@@ -63,10 +63,11 @@ final class RecordAccumulator {
 
     /** Upper bound of a record's framing in a v2 batch: length, attributes, timestamp and offset deltas, key/value lengths, header count. */
     static final int RECORD_OVERHEAD_BYTES = 5 + 1 + 10 + 5 + 5 + 5 + 5;
+    /** Cap of a new batch's presized outcome list (a huge batch.size of tiny records grows it instead). */
+    private static final int MAX_PRESIZED_RECORDS = 1_024;
 
     /** One record to append: encoded into its batch at once, so the arrays may change afterwards. */
-    record PendingRecord(long timestampMs, byte[] key, byte[] value, List<Header> headers,
-                         CompletableFuture<RecordMetadata> future) {
+    record PendingRecord(long timestampMs, byte[] key, byte[] value, List<Header> headers, SendCallback outcome) {
     }
 
     /** Records of one partition sent together as one v2 batch. */
@@ -74,8 +75,8 @@ final class RecordAccumulator {
         final TopicPartition topicPartition;
         final long createdMs;
         final long sequence;
-        /** Its records' futures, in offset order. */
-        final List<CompletableFuture<RecordMetadata>> futures = new ArrayList<>();
+        /** Where its records' outcomes go, in offset order (sized for a full batch of its first record's size). */
+        final List<SendCallback> outcomes;
         int estimatedBytes = RecordBatch.HEADER_SIZE;
         int attempts;
         long retryAtMs;
@@ -90,11 +91,18 @@ final class RecordAccumulator {
         private RecordBatchBuilder builder = new RecordBatchBuilder(0);
         /** Built once, on the first send; a retry resends the same bytes. */
         private MemoryRecords built;
+        /** Whether its records' outcomes were claimed ({@link #claimOutcomes}); guarded by the batch. */
+        private boolean claimed;
+        /** Whether every record has its outcome; guarded by the batch. */
+        private boolean finished;
+        /** Completed once every record has its outcome; made only when {@code flush()} asks. Guarded by the batch. */
+        private CompletableFuture<Void> whenFinished;
 
-        Batch(TopicPartition topicPartition, long createdMs, long sequence) {
+        Batch(TopicPartition topicPartition, long createdMs, long sequence, int expectedRecords) {
             this.topicPartition = topicPartition;
             this.createdMs = createdMs;
             this.sequence = sequence;
+            this.outcomes = new ArrayList<>(expectedRecords);
         }
 
         /** The batch's bytes (called by the sender once the batch left the accumulator, so no append races it). */
@@ -107,7 +115,33 @@ final class RecordAccumulator {
         }
 
         int recordCount() {
-            return futures.size();
+            return outcomes.size();
+        }
+
+        /**
+         * Whether the caller is the one to give the records their outcome: true once, so that a batch
+         * failed twice (at its delivery timeout, then as its connection closes) reports each record once.
+         */
+        synchronized boolean claimOutcomes() {
+            boolean first = !claimed;
+            claimed = true;
+            return first;
+        }
+
+        /** Every record has its outcome (called by the claimant, after the last outcome was given). */
+        synchronized void finish() {
+            finished = true;
+            if (whenFinished != null) {
+                whenFinished.complete(null);
+            }
+        }
+
+        /** Completes once every record has its outcome (at once if they have). */
+        synchronized CompletableFuture<Void> whenFinished() {
+            if (whenFinished == null) {
+                whenFinished = finished ? CompletableFuture.completedFuture(null) : new CompletableFuture<>();
+            }
+            return whenFinished;
         }
 
         /** The bytes its records reserved, once: later calls answer 0, so a batch gives its room back only once. */
@@ -119,7 +153,7 @@ final class RecordAccumulator {
 
         @Override
         public String toString() {
-            return "Batch(" + topicPartition + ", " + futures.size() + " records, ~" + estimatedBytes + " bytes, attempt "
+            return "Batch(" + topicPartition + ", " + outcomes.size() + " records, ~" + estimatedBytes + " bytes, attempt "
                     + attempts + ")";
         }
     }
@@ -177,15 +211,17 @@ final class RecordAccumulator {
         boolean created = false;
         ArrayDeque<Batch> queue = partitions.computeIfAbsent(tp, k -> new ArrayDeque<>());
         Batch last = queue.peekLast();
-        if (last == null || last.attempts > 0 || (last.estimatedBytes + bytes > batchSizeBytes && !last.futures.isEmpty())) {
+        if (last == null || last.attempts > 0 || (last.estimatedBytes + bytes > batchSizeBytes && !last.outcomes.isEmpty())) {
             lastCreatedMs = Math.max(lastCreatedMs, nowMs);
-            last = new Batch(tp, lastCreatedMs, nextSequence++);
+            // Sized for a batch of records like this one, so the list does not grow while a send appends.
+            last = new Batch(tp, lastCreatedMs, nextSequence++, Math.max(1, Math.min(MAX_PRESIZED_RECORDS,
+                    (batchSizeBytes - RecordBatch.HEADER_SIZE) / bytes + 1)));
             queue.addLast(last);
             batchCount++;
             created = true;
         }
         last.builder.append(record.timestampMs(), record.key(), record.value(), record.headers());
-        last.futures.add(record.future());
+        last.outcomes.add(record.outcome());
         last.estimatedBytes += bytes;
         last.reservedBytes += bytes;
         return created || last.estimatedBytes >= batchSizeBytes ? Appended.WAKE : Appended.JOINED;

@@ -298,6 +298,94 @@ class InsyncClientSenderTest {
         assertThat(threadsNamed("loop-client-sender")).as("a sender thread").isEmpty();
     }
 
+    /** One record's outcome as a {@link SendCallback} saw it. */
+    private record Outcome(int record, RecordMetadata metadata, ProduceFailedException exception, Thread thread) {
+    }
+
+    /** Sends {@code count} records of 100 bytes round-robin over {@code partitions} partitions with callbacks into {@code outcomes}. */
+    private void sendWithCallbacks(int count, int partitions, List<Outcome> outcomes) {
+        for (int i = 0; i < count; i++) {
+            int record = i;
+            client.send(tp(i % partitions), null, new byte[100], List.of(),
+                    (metadata, exception) -> outcomes.add(new Outcome(record, metadata, exception, Thread.currentThread())));
+        }
+    }
+
+    /** Answers each produce in offset order as it comes, until {@code done} completes (bounded wait). */
+    private void answerUntil(CompletableFuture<?> done) throws Exception {
+        Map<TopicPartition, Long> nextOffsets = new HashMap<>();
+        int answered = 0;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (!done.isDone() && System.nanoTime() < deadline) {
+            if (service.callCount() > answered) {
+                answerInOrder(produceCall(answered++), nextOffsets);
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+        done.get(WAIT_MS, TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    @DisplayName("PRO-5 send with a callback: every record is reported exactly once, on the event loop, with its offset in send order per partition, and flush completes only after every callback ran")
+    void pro5CallbackSendsReportEachRecordOnceInOrder() throws Exception {
+        client = InsyncClient.builder(props(Map.of("client.id", "callback-client"))).build();
+        Thread loop = client.senderThread().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        List<Outcome> outcomes = new CopyOnWriteArrayList<>();
+        int records = 300;
+        sendWithCallbacks(records, 3, outcomes);
+        answerUntil(client.flush());
+
+        assertThat(outcomes).as("outcomes when flush completed").hasSize(records);
+        assertThat(outcomes).extracting(Outcome::exception).containsOnlyNulls();
+        assertThat(outcomes).extracting(Outcome::thread).containsOnly(loop);
+        assertThat(outcomes.stream().map(Outcome::record).distinct().count()).as("records reported").isEqualTo(records);
+        for (Outcome o : outcomes) {
+            // Round-robin over 3 partitions: record i is the (i / 3)-th of its partition.
+            assertThat(o.metadata()).as("record %d", o.record()).isEqualTo(new RecordMetadata(tp(o.record() % 3), o.record() / 3, 0));
+        }
+    }
+
+    @Test
+    @DisplayName("PRO-5 a send callback that throws is logged and keeps no other record of its batch from its outcome")
+    void pro5ThrowingCallbackKeepsTheOthers() throws Exception {
+        client = InsyncClient.builder(props(Map.of())).build();
+        List<Outcome> outcomes = new CopyOnWriteArrayList<>();
+        client.send(tp(0), null, new byte[100], List.of(), (metadata, exception) -> {
+            throw new IllegalStateException("a careless callback");
+        });
+        sendWithCallbacks(20, 1, outcomes);
+        answerUntil(client.flush());
+        assertThat(outcomes).hasSize(20);
+        assertThat(outcomes).extracting(o -> o.metadata().offset()).containsExactlyElementsOf(
+                IntStream.rangeClosed(1, 20).mapToObj(Long::valueOf).toList());
+    }
+
+    @Test
+    @DisplayName("PRO-5 a callback record in flight at delivery.timeout.ms fails once, written UNKNOWN, and the close that fails its request again does not report it twice; the records behind it fail once, not written")
+    void pro5CallbackFailsOnceAtTheDeliveryTimeoutAndAgainAtClose() throws Exception {
+        client = InsyncClient.builder(props(Map.of("request.timeout.ms", 1_000, "delivery.timeout.ms", 1_500)))
+                .build();
+        List<Outcome> outcomes = new CopyOnWriteArrayList<>();
+        sendWithCallbacks(1, 1, outcomes);
+        produceCall(0); // never answered: the request stays in flight past the delivery timeout
+        sendWithCallbacks(5, 1, outcomes);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (outcomes.size() < 6 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(outcomes).as("outcomes by the delivery timeout").hasSize(6);
+        client.close();
+        client = null;
+
+        assertThat(outcomes).as("outcomes after close").hasSize(6);
+        assertThat(outcomes).extracting(Outcome::metadata).containsOnlyNulls();
+        Map<Written, Long> byFate = outcomes.stream().collect(java.util.stream.Collectors.groupingBy(
+                o -> o.exception().written(), java.util.stream.Collectors.counting()));
+        assertThat(byFate).as("the record in flight UNKNOWN, the rest NO").isEqualTo(Map.of(Written.UNKNOWN, 1L, Written.NO, 5L));
+        assertThat(outcomes.stream().map(o -> o.exception().error()).distinct()).containsExactly(Errors.REQUEST_TIMED_OUT);
+    }
+
     @Test
     @DisplayName("NET-2 insync.network.inline.handlers=false puts the sender on a thread of its own, where the answer is handled; the property is strict")
     void net2InlineHandlersOffKeepsASenderThread() throws Exception {

@@ -23,7 +23,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,7 +33,7 @@ class RecordAccumulatorTest {
     private static final TopicPartition B = new TopicPartition("t", 1);
 
     private static PendingRecord record(int valueBytes) {
-        return new PendingRecord(0L, null, new byte[valueBytes], List.of(), new CompletableFuture<>());
+        return new PendingRecord(0L, null, new byte[valueBytes], List.of(), (metadata, exception) -> { });
     }
 
     @Test
@@ -299,7 +298,7 @@ class RecordAccumulatorTest {
                 for (int i = 0; i < perCaller; i++) {
                     byte[] value = java.nio.ByteBuffer.allocate(8).putInt(caller).putInt(i).array();
                     acc.append(tps.get(i % tps.size()), new PendingRecord(i, null, value, List.of(),
-                            new CompletableFuture<>()), i);
+                            (metadata, exception) -> { }), i);
                 }
                 callersDone.incrementAndGet();
             }, "caller-" + c));

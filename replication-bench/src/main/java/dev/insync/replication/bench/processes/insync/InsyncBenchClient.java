@@ -24,6 +24,7 @@ import dev.insync.replication.netty.config.ClientConfig;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -71,8 +72,9 @@ final class InsyncBenchClient implements BenchClient {
 
     @Override
     public void send(String topic, int partition, byte[] value, Completion completion) {
-        client.send(new TopicPartition(topic, partition), null, value)
-                .whenComplete((metadata, error) -> completion.completed(error));
+        // The callback form, as the Kafka target sends with Kafka's producer: no future per record.
+        client.send(new TopicPartition(topic, partition), null, value, List.of(),
+                (metadata, error) -> completion.completed(error));
     }
 
     @Override
