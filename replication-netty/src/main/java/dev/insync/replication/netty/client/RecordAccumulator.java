@@ -129,10 +129,15 @@ final class RecordAccumulator {
         }
 
         /** Every record has its outcome (called by the claimant, after the last outcome was given). */
-        synchronized void finish() {
-            finished = true;
-            if (whenFinished != null) {
-                whenFinished.complete(null);
+        void finish() {
+            CompletableFuture<Void> waiting;
+            synchronized (this) {
+                finished = true;
+                waiting = whenFinished;
+            }
+            // Completed outside the lock: what waits on it (a flush's callers) may run here.
+            if (waiting != null) {
+                waiting.complete(null);
             }
         }
 
