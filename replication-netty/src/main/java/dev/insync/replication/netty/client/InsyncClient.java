@@ -285,8 +285,8 @@ public final class InsyncClient implements AutoCloseable {
      * As {@link #send(TopicPartition, byte[], byte[], List)}, but the outcome goes to {@code callback}
      * (as with Kafka's {@code send(record, callback)}) and no future is made: with many records in
      * flight, completing a future and the callbacks attached to it per record is a large part of a
-     * client's work. {@code callback} runs on the client's event loop, or in this thread when the send
-     * is refused at once; see {@link SendCallback}.
+     * client's work. {@code callback} runs on the client's sender (normally its event loop), or in this
+     * thread when the send is refused at once; see {@link SendCallback}.
      */
     public void send(TopicPartition tp, byte[] key, byte[] value, List<Header> headers, SendCallback callback) {
         append(tp, key, value, headers, Objects.requireNonNull(callback, "callback"));

@@ -21,9 +21,9 @@ package dev.insync.replication.netty.client;
  * reports a record's outcome to, as Kafka's producer {@code Callback}: exactly once, with either where
  * the record was written or why it was not.
  *
- * <p>It runs on the client's event loop (or in the sending thread when the send is refused at
- * once), in the order of the records' offsets within a partition, so it must be quick and must not
- * block. An exception it throws is logged and does not keep the batch's other records from their
+ * <p>It runs on the client's sender, normally its event loop, in the order of the records' offsets
+ * within a partition (a send refused at once, or a record failed by a closing client, reports in the
+ * thread that sent or closed), so it must be quick and must not block. An exception it throws is logged and does not keep the batch's other records from their
  * outcome.
  */
 @FunctionalInterface
