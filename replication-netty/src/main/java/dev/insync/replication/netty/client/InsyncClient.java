@@ -435,7 +435,6 @@ public final class InsyncClient implements AutoCloseable {
         while (!inFlightBatches.isEmpty() && inFlightBatches.first().createdMs <= cutOffMs) {
             // PRO-5: the outcome comes within delivery.timeout.ms even if the answer does not.
             Batch b = inFlightBatches.pollFirst();
-            b.done = true;
             failBatch(b, Errors.REQUEST_TIMED_OUT, Written.UNKNOWN, "in flight at delivery.timeout.ms ("
                     + config.deliveryTimeoutMs() + " ms)");
         }
@@ -555,7 +554,7 @@ public final class InsyncClient implements AutoCloseable {
     private void onProduceAnswer(int leader, List<Batch> answered, ProduceResponse response, Throwable error) {
         inFlightByBroker.merge(leader, -1, Integer::sum);
         answered.forEach(inFlightBatches::remove);
-        List<Batch> batches = answered.stream().filter(b -> !b.done).toList();
+        List<Batch> batches = answered.stream().filter(b -> !b.hasOutcome()).toList();
         if (error != null) {
             ProduceRetryPolicy.Decision d = ProduceRetryPolicy.forFailure(error);
             if (d.refreshMetadata()) {

@@ -82,8 +82,6 @@ final class RecordAccumulator {
         long retryAtMs;
         /** {@code buffer.memory} bytes its records hold until they have their outcome ({@link #takeReservedBytes}). */
         private long reservedBytes;
-        /** Its records have their outcome (an in-flight batch failed at its delivery timeout): a late answer is ignored. */
-        boolean done;
         /**
          * Its records, encoded as they are appended (in the callers' threads, under the accumulator's
          * lock, while their bytes are in cache); {@code null} once {@link #built}.
@@ -126,6 +124,11 @@ final class RecordAccumulator {
             boolean first = !claimed;
             claimed = true;
             return first;
+        }
+
+        /** Whether its records have (or are being given) their outcome: a late answer to it is ignored. */
+        synchronized boolean hasOutcome() {
+            return claimed;
         }
 
         /** Every record has its outcome (called by the claimant, after the last outcome was given). */

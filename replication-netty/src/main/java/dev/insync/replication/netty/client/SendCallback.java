@@ -23,8 +23,8 @@ package dev.insync.replication.netty.client;
  *
  * <p>It runs on the client's sender, normally its event loop, in the order of the records' offsets
  * within a partition (a send refused at once, or a record failed by a closing client, reports in the
- * thread that sent or closed), so it must be quick and must not block. An exception it throws is logged and does not keep the batch's other records from their
- * outcome.
+ * thread that sent or closed), so it must be quick and must not block. An exception it throws is
+ * logged and does not keep the batch's other records from their outcome.
  */
 @FunctionalInterface
 public interface SendCallback {
