@@ -75,6 +75,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.stream.Stream;
 
 /**
  * One broker's replication (Kafka's {@code ReplicaManager}): its log directories (Kafka's
@@ -159,6 +160,12 @@ public final class ReplicaManager {
     private final List<Scheduler.Cancellable> periodicTasks = new ArrayList<>();
     /** Log directories an I/O failure took offline (§9); they are closed and never used again. */
     private final Set<LogDirectory> offlineLogDirs = ConcurrentHashMap.newKeySet();
+    /**
+     * Replicas assigned here that have no log in an online directory while some directory is
+     * offline: their log may be in the offline one, so none is created elsewhere (see
+     * {@link #getOrCreatePartition}); reported by {@link #offlineReplicas()} until unassigned.
+     */
+    private final Set<TopicPartition> withoutLogWhileDirOffline = ConcurrentHashMap.newKeySet();
     /** The directory holding each hosted partition's log (also while it is offline). */
     private final Map<TopicPartition, LogDirectory> logDirOfPartition = new ConcurrentHashMap<>();
     /** Logs in each directory, for placement; changed under the state-change lock. */
@@ -1130,6 +1137,10 @@ public final class ReplicaManager {
                         lastAppliedMetadataOffset);
                 return;
             }
+            // Partitions first seen once the broker has caught up with its own registration were created
+            // (or assigned here) after its logs were loaded: no directory can hold an older log of them.
+            long epoch = brokerEpoch.getAsLong();
+            boolean caughtUp = lastAppliedMetadataOffset >= 0 && lastAppliedMetadataOffset >= epoch;
             lastAppliedMetadataOffset = delta.offset();
             delta.brokers().forEach(b -> brokers.put(b.brokerId(), b));
             applyMinIsrChanges(delta.minInsyncReplicasByTopic(), toWake);
@@ -1155,7 +1166,7 @@ public final class ReplicaManager {
                 }
             }
             for (PartitionRegistration registration : delta.partitions()) {
-                applyPartition(registration, stopFetching, startFetching, toWake, storageFailures);
+                applyPartition(registration, caughtUp, stopFetching, startFetching, toWake, storageFailures);
             }
             if (!stopFetching.isEmpty()) {
                 fetcherManager.removeFetcherForPartitions(stopFetching);
@@ -1186,11 +1197,11 @@ public final class ReplicaManager {
         });
     }
 
-    private void applyPartition(PartitionRegistration registration, Set<TopicPartition> stopFetching,
+    private void applyPartition(PartitionRegistration registration, boolean caughtUp, Set<TopicPartition> stopFetching,
                                 Map<TopicPartition, InitialFetchState> startFetching, Set<TopicPartition> toWake,
                                 Map<TopicPartition, RuntimeException> storageFailures) {
         TopicPartition tp = registration.topicPartition();
-        metadataPartitions.put(tp, registration);
+        boolean isNew = metadataPartitions.put(tp, registration) == null && caughtUp;
         if (!registration.replicas().contains(brokerId)) {
             if (stopReplica(tp)) {
                 stopFetching.add(tp);
@@ -1200,7 +1211,7 @@ public final class ReplicaManager {
         }
         Partition partition;
         try {
-            partition = getOrCreatePartition(tp);
+            partition = getOrCreatePartition(tp, isNew);
         } catch (ApiException | UncheckedIOException e) {
             LOG.error("{}Could not create the log of {}: {}", logPrefix, tp, e.toString());
             return;
@@ -1245,13 +1256,28 @@ public final class ReplicaManager {
         }
     }
 
-    /** Called under the state-change lock. */
-    private Partition getOrCreatePartition(TopicPartition tp) {
+    /**
+     * Called under the state-change lock. {@code isNew}: the partition was created (or assigned here)
+     * after this broker loaded its logs. §9 (Kafka's {@code LogManager.getOrCreateLog}): a log that
+     * is not new and is in no online directory is not created while a directory is offline, for
+     * the offline one may hold it (a directory that failed at start-up, before its logs were
+     * known). An empty log in another directory would make this broker an eligible replica, even a
+     * leader, with none of the partition's records; instead the replica is reported offline and the
+     * controller moves leadership, ISR and ELR membership away from it (ISR-8).
+     */
+    private Partition getOrCreatePartition(TopicPartition tp, boolean isNew) {
         Partition existing = partitions.get(tp);
         if (existing != null) {
             return existing;
         }
-        LogDirectory dir = onlineLogDirectoryHolding(tp).orElseGet(() -> logDirectoryForNewLog(tp));
+        Optional<LogDirectory> holding = onlineLogDirectoryHolding(tp);
+        if (holding.isEmpty() && !isNew && !offlineLogDirs.isEmpty()) {
+            withoutLogWhileDirOffline.add(tp); // the embedder's next heartbeat reports it (offlineReplicas)
+            throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Not creating a log of " + tp + " on broker " + brokerId
+                    + ": log directories " + offlineLogDirs.stream().map(LogDirectory::path).toList()
+                    + " are offline and may hold it");
+        }
+        LogDirectory dir = holding.orElseGet(() -> logDirectoryForNewLog(tp));
         boolean isNewLog = dir.log(tp).isEmpty();
         Log log;
         try {
@@ -1299,6 +1325,7 @@ public final class ReplicaManager {
 
     /** Stops hosting {@code tp} (no longer assigned, or deleted) and deletes its log; returns whether it was hosted. */
     private boolean stopReplica(TopicPartition tp) {
+        withoutLogWhileDirOffline.remove(tp);
         Partition removed = partitions.remove(tp);
         hostedGeneration++;
         LogDirectory dir = logDirOfPartition.remove(tp);
@@ -1478,6 +1505,9 @@ public final class ReplicaManager {
     }
 
     private Errors notHostedError(TopicPartition tp) {
+        if (withoutLogWhileDirOffline.contains(tp)) {
+            return Errors.KAFKA_STORAGE_ERROR;
+        }
         return metadataPartitions.containsKey(tp) ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.UNKNOWN_TOPIC_OR_PARTITION;
     }
 
@@ -1543,16 +1573,18 @@ public final class ReplicaManager {
     }
 
     /**
-     * The hosted replicas whose log directory is offline, by topic then partition: what the
-     * controller must learn (KIP-858; {@link dev.insync.replication.core.metadata.HeartbeatRequest#offlineReplicas()})
+     * The replicas whose log directory is offline, by topic then partition: the hosted ones in an
+     * offline directory, and those with no log in an online one while a directory is offline (none is
+     * created for them, see {@link #getOrCreatePartition}). What the controller must learn (KIP-858; {@link dev.insync.replication.core.metadata.HeartbeatRequest#offlineReplicas()})
      * so that leadership and ISR membership move away from them (ISR-8).
      */
     public List<TopicPartition> offlineReplicas() {
         if (offlineLogDirs.isEmpty()) {
             return List.of();
         }
-        return logDirOfPartition.entrySet().stream().filter(e -> offlineLogDirs.contains(e.getValue()))
-                .map(Map.Entry::getKey)
+        return Stream.concat(withoutLogWhileDirOffline.stream(), logDirOfPartition.entrySet().stream()
+                        .filter(e -> offlineLogDirs.contains(e.getValue())).map(Map.Entry::getKey))
+                .distinct()
                 .sorted(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition))
                 .toList();
     }

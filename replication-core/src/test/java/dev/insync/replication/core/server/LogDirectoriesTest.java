@@ -148,6 +148,25 @@ class LogDirectoriesTest extends TestClusterCase {
     }
 
     @Test
+    @DisplayName("§9 with a directory offline a partition created afterwards still gets its log in the healthy one;"
+            + " one the broker knew before it is not created there")
+    void newPartitionsGoToTheHealthyDirectoryOnly() {
+        cluster(2, 1);
+        cluster.setPartition(REP0, List.of(1), List.of(1), 1, 0, 0);
+        cluster.setPartition(REP1, List.of(1), List.of(1), 1, 0, 0);
+        Path second = dirOf(1, REP1);
+        failDiskOf(1, REP0);
+        assertThat(only(rm(1).produce(Map.of(REP0, records("a")), Acks.LEADER, 1000), REP0).error())
+                .isEqualTo(Errors.KAFKA_STORAGE_ERROR);
+
+        cluster.setPartition(REP2, List.of(1), List.of(1), 1, 0, 0);
+        assertThat(dirOf(1, REP2)).as("created after the failure").isEqualTo(second);
+        assertThat(only(rm(1).produce(Map.of(REP2, records("b")), Acks.LEADER, 1000), REP2).error())
+                .isEqualTo(Errors.NONE);
+        assertThat(rm(1).offlineReplicas()).containsExactly(REP0);
+    }
+
+    @Test
     @DisplayName("§9 with no online log directory left the broker stops, and the embedder is told")
     void lastDirectoryFailureStopsTheBroker() {
         cluster(1, 1);

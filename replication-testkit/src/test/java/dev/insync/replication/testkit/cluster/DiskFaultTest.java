@@ -128,6 +128,50 @@ class DiskFaultTest {
     }
 
     @Test
+    @DisplayName("§9 ISR-8 a directory that fails at start-up, before the metadata load, keeps its partitions offline:"
+            + " no empty log is created for them in the healthy directory, and the broker leaves their ISR and ELR")
+    void directoryFailedBeforeTheMetadataLoadKeepsItsPartitionsOffline() {
+        try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(5).logDirsPerBroker(2)
+                .config("min.insync.replicas", 2).build()) {
+            cluster.createTopic("rep", List.of(List.of(1, 2, 3), List.of(1, 2, 3)));
+            TestProducer producer = cluster.producer("p1");
+            for (int i = 0; i < 5; i++) {
+                for (TopicPartition tp : PARTITIONS) {
+                    assertThat(cluster.await(producer.send("rep", tp.partition(), null, "v" + i, -1, 30_000)).error())
+                            .isEqualTo(Errors.NONE);
+                }
+            }
+            BrokerHandle broker = cluster.broker(3);
+            ReplicaManager before = broker.replicaManager().orElseThrow();
+            int failing = broker.logDirs().indexOf(dirOf(before, PARTITIONS.get(0)));
+            Path healthy = broker.logDirs().get(1 - failing);
+            assertThat(dirOf(before, PARTITIONS.get(1))).isEqualTo(healthy);
+            var down = broker.controlledShutdown();
+            assertThat(cluster.runUntil(down::isDone, 30_000)).as("the controlled shutdown ends").isTrue();
+
+            // The controller is away while the broker starts, so the directory fails (at the first
+            // high-watermark checkpoint's flush) before any partition of the metadata is applied.
+            cluster.pauseController();
+            broker.restart();
+            broker.failDisk(failing, StorageOperation.Kind.FLUSH);
+            ReplicaManager rm = broker.replicaManager().orElseThrow();
+            assertThat(cluster.runUntil(() -> !rm.offlineLogDirectories().isEmpty(), 30_000)).isTrue();
+            assertThat(rm.offlineReplicas()).as("nothing hosted yet").isEmpty();
+            cluster.resumeController();
+
+            assertThat(cluster.runUntil(() -> cluster.admin().isr("rep", 1).contains(3), 60_000))
+                    .as("the healthy directory's partition is back in sync: %s", cluster.describe("rep")).isTrue();
+            cluster.runFor(10_000);
+            assertThat(rm.offlineReplicas()).containsExactly(PARTITIONS.get(0));
+            assertThat(rm.partition(PARTITIONS.get(0))).as("no replica without its log").isEmpty();
+            assertThat(healthy.resolve("rep-0")).as("no empty log in the healthy directory").doesNotExist();
+            assertThat(cluster.admin().isr("rep", 0)).doesNotContain(3);
+            assertThat(cluster.admin().partition("rep", 0).elr()).doesNotContain(3);
+            assertThat(cluster.await(producer.send("rep", 0, null, "after", -1, 30_000)).error()).isEqualTo(Errors.NONE);
+        }
+    }
+
+    @Test
     @DisplayName("a disk fault needs a live broker and a known directory; a disk is replaced only while the broker is down")
     void badUseIsRefused() throws Exception {
         try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(3).logDirsPerBroker(2).build()) {

@@ -75,6 +75,19 @@ class SimulationTest {
     }
 
     @Test
+    @DisplayName("INV-1 seed 200010 over 300 s: a directory fails at start-up before the metadata load, and the broker"
+            + " creates no empty log elsewhere that the controller could then elect from the ELR")
+    void directoryFailedAtStartUpLosesNothing() {
+        // Before ReplicaManager refused that log, broker 1 led the partition from an empty log in its other
+        // directory, and 1,989 checks failed: acknowledged records were overwritten at their offsets.
+        SimulationResult result = Simulation.run(200010, SimulationSettings.DEFAULT.withDurationMs(300_000));
+
+        assertThat(result.violations()).as(result.failureReport()).isEmpty();
+        assertThat(result.history().events()).filteredOn(e -> e instanceof HistoryEvent.Fault f
+                && f.kind().equals("disk-offline") && f.brokers().equals(List.of(1))).isNotEmpty();
+    }
+
+    @Test
     @DisplayName("every fault kind is injected over a batch of short seeds, and two brokers are down at once in some")
     void faultMixCoversEveryKind() {
         Map<String, Long> counts = new TreeMap<>();
