@@ -331,9 +331,13 @@ public final class ReplicationControl {
         ChangeSet changes = new ChangeSet(view);
         changes.append(record);
         if (minIsr) {
+            boolean raised = record.intValue() > topic.minInsyncReplicas();
             for (PartitionRegistration current : List.copyOf(changes.partitions())) {
                 if (current.topicPartition().topic().equals(request.topic())) {
-                    change(changes, current, current.isr(), Set.of(), current.recovering());
+                    PartitionRegistration next = change(changes, current, current.isr(), Set.of(), current.recovering());
+                    if (raised && next == current) {
+                        fenceProposalsUnderTheOldMinIsr(changes, current);
+                    }
                 }
             }
         } else {
@@ -341,6 +345,20 @@ public final class ReplicationControl {
         }
         log.info("Topic {}: {} = {}", request.topic(), record.name(), record.value());
         return new ControllerResult<>(changes.records(), null);
+    }
+
+    /**
+     * ISR-7 after a raise of {@code min.insync.replicas}: the partition epoch moves on, so an
+     * AlterPartition proposed before the leader applied the raise is refused (INVALID_UPDATE_VERSION,
+     * ISR-5) and proposed again once metadata brings both. Otherwise the leader could learn a shrink
+     * from the answer, ahead of the config record, and advance the HW under the old, lower min ISR,
+     * while the ELR computed here under the new one admits the leaving replicas: they would lack
+     * records the leader then commits, and could be elected.
+     */
+    private static void fenceProposalsUnderTheOldMinIsr(ChangeSet changes, PartitionRegistration current) {
+        changes.append(PartitionChangeRecord.of(new PartitionRegistration(current.topicPartition(), current.replicas(),
+                current.isr(), current.elr(), current.lastKnownElr(), current.leader(), current.leaderEpoch(),
+                current.partitionEpoch() + 1, current.recovering())));
     }
 
     private static ApiException invalid(String message) {

@@ -159,6 +159,34 @@ class ElectionAndElrTest {
     }
 
     @Test
+    @DisplayName("ISR-7 ISR-5 a raise of min.insync.replicas moves the partition epoch on, so a shrink the leader proposed"
+            + " under the old value is refused and cannot put the leaving replica in the ELR")
+    void minIsrRaiseFencesProposalsUnderTheOldValue() {
+        h.startBrokers(1, 2, 3);
+        h.createRep(2, false, 1, 2, 3);
+        // Proposed while the leader still enforced min ISR 2: with {1,2} it would advance the HW without 3.
+        AlterPartitionRequest.Item shrinkUnderTwo = h.proposal(1, 2);
+        int epoch = h.rep().partitionEpoch();
+        h.setMinInsyncReplicas("rep", 3);
+        assertThat(h.rep().partitionEpoch()).isEqualTo(epoch + 1);
+        assertThat(h.rep().isr()).containsExactly(1, 2, 3);
+
+        assertThat(h.alter(1, shrinkUnderTwo).error()).isEqualTo(Errors.INVALID_UPDATE_VERSION);
+        assertThat(h.rep().isr()).containsExactly(1, 2, 3);
+        assertThat(h.rep().elr()).isEmpty();
+        // Proposed again with the metadata that carries the raise: now the leader freezes the HW, and 3 is eligible.
+        assertThat(h.alter(1, h.proposal(1, 2)).error()).isEqualTo(Errors.NONE);
+        assertThat(h.rep().elr()).containsExactly(3);
+        // A lower value fences nothing: the leader's older, higher one only holds the HW back longer.
+        int afterShrink = h.rep().partitionEpoch();
+        h.setMinInsyncReplicas("rep", 1);
+        assertThat(h.rep().partitionEpoch()).as("the ELR is cleared, one change").isEqualTo(afterShrink + 1);
+        int lowered = h.rep().partitionEpoch();
+        h.setMinInsyncReplicas("rep", 2);
+        assertThat(h.rep().partitionEpoch()).as("raised again: ISR {1,2} reaches it, nothing else changes").isEqualTo(lowered + 1);
+    }
+
+    @Test
     @DisplayName("ISR-8 without a candidate the partition is leaderless (Leader: none) until one comes back")
     void leaderless() {
         h.startBrokers(1, 2);

@@ -88,6 +88,19 @@ class SimulationTest {
     }
 
     @Test
+    @DisplayName("INV-2 seed 503365: min ISR is raised while the leader is cut from metadata; its shrink, proposed under"
+            + " the old value, no longer commits records that the ELR replica it leaves behind lacks")
+    void minIsrRaiseDoesNotRaceTheLeadersShrink() {
+        // Before the raise fenced old proposals, the leader learnt the shrink from the AlterPartition answer, ahead of
+        // the config record, and committed offset 0 with min ISR 2; the controller had put broker 1 (empty) in the ELR
+        // under min ISR 3 and later elected it, and a consumed record was gone.
+        SimulationResult result = Simulation.run(503365, SimulationSettings.DEFAULT);
+
+        assertThat(result.violations()).as(result.failureReport()).isEmpty();
+        assertThat(result.acked()).isPositive();
+    }
+
+    @Test
     @DisplayName("every fault kind is injected over a batch of short seeds, and two brokers are down at once in some")
     void faultMixCoversEveryKind() {
         Map<String, Long> counts = new TreeMap<>();
