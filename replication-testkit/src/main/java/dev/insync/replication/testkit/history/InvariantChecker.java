@@ -101,6 +101,11 @@ public final class InvariantChecker {
         private final List<Config> configs = new ArrayList<>();
         private final Map<Long, ProduceInvoke> invokes = new HashMap<>();
         private final Map<Long, PollInvoke> polls = new HashMap<>();
+        /**
+         * Per poll sent to a broker the controller no longer had as the partition's leader (a
+         * consumer's cached, deposed leader): when the controller last deposed that broker.
+         */
+        private final Map<Long, Long> pollsToDeposed = new HashMap<>();
         /** Per partition: times at which the controller's state shows an unclean election. */
         private final Map<Integer, List<Long>> uncleanElections = new HashMap<>();
         /** Per partition: the leader epoch of its latest unclean election. */
@@ -114,6 +119,9 @@ public final class InvariantChecker {
 
         Run(List<HistoryEvent> events) {
             this.events = events;
+            // Per partition and broker (key: partition << 32 | broker): when the controller last
+            // moved leadership away from that broker.
+            Map<Long, Long> deposedAt = new HashMap<>();
             for (HistoryEvent e : events) {
                 if (e instanceof Config c) {
                     configs.add(c);
@@ -121,7 +129,16 @@ public final class InvariantChecker {
                     invokes.put(p.id(), p);
                 } else if (e instanceof PollInvoke p) {
                     polls.put(p.id(), p);
+                    ControllerState now = lastController.get(p.partition());
+                    Long deposed = deposedAt.get(((long) p.partition() << 32) | (p.broker() & 0xFFFFFFFFL));
+                    if (now != null && now.leader() != p.broker() && deposed != null) {
+                        pollsToDeposed.put(p.id(), deposed);
+                    }
                 } else if (e instanceof ControllerState c) {
+                    ControllerState before = lastController.get(c.partition());
+                    if (before != null && before.leader() != c.leader() && before.leader() >= 0) {
+                        deposedAt.put(((long) c.partition() << 32) | (before.leader() & 0xFFFFFFFFL), c.t());
+                    }
                     lastController.put(c.partition(), c);
                     if (c.unclean()) {
                         uncleanElections.computeIfAbsent(c.partition(), k -> new ArrayList<>()).add(c.t());
@@ -167,11 +184,17 @@ public final class InvariantChecker {
         /**
          * When a consumed record was read, for INV-2's premise: its poll's invocation. The answer may
          * come from a leader that was deposed meanwhile (paused, say) and serves what it had, so the
-         * read belongs to the history as of the request, not of the answer.
+         * read belongs to the history as of the request, not of the answer; and a poll sent to a leader
+         * that was already deposed (a client's cached leader) belongs to the history as of its
+         * deposition, since a broker that answers a consumer has not heard of it.
          */
         private long readAt(Consume c) {
             PollInvoke p = polls.get(c.poll());
-            return p == null ? c.t() : Math.min(p.t(), c.t());
+            long at = p == null ? c.t() : Math.min(p.t(), c.t());
+            // A poll sent to a deposed leader (a client's cached leader) is answered, if at all, by a
+            // broker that has not heard of its deposition: it serves the history as of then.
+            Long deposed = pollsToDeposed.get(c.poll());
+            return deposed == null ? at : Math.min(at, deposed);
         }
 
         /**

@@ -379,6 +379,31 @@ class InvariantCheckerTest {
         assertThat(checker.violations(later)).extracting(Violation::detail).allMatch(d -> d.contains("'after'")).hasSize(3);
     }
 
+    @Test
+    @DisplayName("INV-2 a poll sent after an unclean election to the deposed leader, which has not heard of it, reads the history"
+            + " as of its deposition; after a clean election the same read is protected")
+    void inv2PollToADeposedLeaderAfterTheElection() {
+        assertThat(checker.violations(readFromDeposedLeader(true))).isEmpty();
+        assertThat(checker.violations(readFromDeposedLeader(false))).extracting(Violation::invariant)
+                .containsExactly("INV-2", "INV-2", "INV-2");
+    }
+
+    /** Broker 1 leads, loses leadership to 3 ({@code unclean} or not), then answers a poll sent to it afterwards. */
+    private static History readFromDeposedLeader(boolean unclean) {
+        History h = new History();
+        h.add(new Config(0, 2, List.of(1, 2, 3), true));
+        h.add(new ControllerState(5, 0, 1, 0, 0, List.of(1, 2, 3), List.of(), List.of(), false, false));
+        h.add(new ControllerState(20, 0, 3, 1, 5, List.of(3), List.of(), List.of(), unclean, unclean));
+        h.add(new PollInvoke(40, 1, "c1", 0, 0, 1, 2_000)); // a cached leader, paused until now
+        h.add(new Consume(41, 1, "c1", 0, 0, "lost"));
+        h.add(new PollDone(41, 1, "NONE", 1, 1));
+        List<LogEntry> kept = List.of(new LogEntry(0, 1, "other"));
+        h.add(new Final(1, 0, 1, 1, 0, kept));
+        h.add(new Final(2, 0, 1, 1, 0, kept));
+        h.add(new Final(3, 0, 1, 1, 0, kept));
+        return h;
+    }
+
     /** Broker 3 loses power, its ELR membership from before, then its new registration with {@code elrAfter}. */
     private static History ldr5History(List<Integer> elrAfter) {
         return ldr5History(elrAfter, "power");
