@@ -398,6 +398,13 @@ public final class InvariantChecker {
             int i = 0;
             while (i < events.size()) {
                 HistoryEvent e = events.get(i);
+                if (e instanceof ControllerState c) {
+                    // A leader epoch begins when the controller elects it: the members' incarnations then,
+                    // not at the leader's first sample in it, which may come much later (a leader cut from
+                    // the controller learns of its election late), after a member restarted.
+                    incarnationsAtEpochStart.putIfAbsent(c.partition() + "/" + c.leaderEpoch(),
+                            incarnations(current, c.partition()));
+                }
                 if (!(e instanceof Sample first)) {
                     i++;
                     continue;
@@ -453,7 +460,8 @@ public final class InvariantChecker {
         }
 
         /**
-         * INV-7 at one instant. Members whose incarnation changed since the leader's epoch began are
+         * INV-7 at one instant. Members whose incarnation changed since the leader's epoch began (its
+         * election by the controller, or the leader's first sample in it if the history has none) are
          * skipped (a restarted broker is being removed from the ISR by the controller, LDR-5), and so
          * are leaders of epochs before the partition's latest unclean election (which may legitimately
          * have truncated what they count as committed).
@@ -471,8 +479,7 @@ public final class InvariantChecker {
                 if (uncleanEpoch != null && leader.leaderEpoch() < uncleanEpoch) {
                     continue;
                 }
-                Map<Integer, Integer> start = atEpochStart.computeIfAbsent(
-                        leader.partition() + "/" + leader.broker() + "/" + leader.incarnation() + "/" + leader.leaderEpoch(),
+                Map<Integer, Integer> start = atEpochStart.computeIfAbsent(leader.partition() + "/" + leader.leaderEpoch(),
                         k -> incarnations(current, leader.partition()));
                 for (int memberId : leader.isr()) {
                     if (memberId == leader.broker()) {

@@ -257,6 +257,26 @@ class InvariantCheckerTest {
     }
 
     @Test
+    @DisplayName("INV-7 a member that restarted after the controller elected the leader is not judged, though the leader's"
+            + " first sample in that epoch comes after the restart; a member that did not restart is")
+    void inv7EpochBeginsAtTheElection() {
+        assertThat(invariants(leaderSampledLate(2))).doesNotContain("INV-7");
+        assertThat(invariants(leaderSampledLate(1))).contains("INV-7");
+    }
+
+    /** Broker 2 is elected at t=100 while broker 3 runs incarnation 1; at t=300 3 runs {@code laterIncarnation}, empty. */
+    private static History leaderSampledLate(int laterIncarnation) {
+        History h = healthy();
+        h.add(new Sample(100, 3, 0, 1, HistoryEvent.RUNNING, false, 0, List.of(), 2, 2, 0, List.of()));
+        h.add(new ControllerState(100, 0, 2, 1, 1, List.of(2, 3), List.of(), List.of(), false, false));
+        h.add(new Sample(200, 3, 0, laterIncarnation, HistoryEvent.RUNNING, false, 1, List.of(), 0, 0, 0, List.of()));
+        // Broker 2, cut from the controller until now, shows its election for the first time, with its stale ISR.
+        h.add(new Sample(300, 2, 0, 1, HistoryEvent.RUNNING, true, 1, List.of(2, 3), 2, 2, 0, List.of()));
+        finals(h, log("v1", "v2"), log("v1", "v2"), log("v1", "v2"));
+        return h;
+    }
+
+    @Test
     @DisplayName("INV-8 two leaders in one epoch, or a non-increasing epoch cache, are violations")
     void inv8() {
         History h = healthy();
