@@ -385,6 +385,9 @@ public final class InvariantChecker {
             Map<String, Long> leaderHw = new HashMap<>();
             Map<String, Integer> leaderOfEpoch = new HashMap<>();
             Map<String, Map<Integer, Integer>> incarnationsAtEpochStart = new HashMap<>();
+            // Per partition: every broker that was in the controller's ISR, with its incarnation when it last joined.
+            Map<Integer, Map<Integer, Integer>> joinedIsr = new HashMap<>();
+            Map<Integer, List<Integer>> controllerIsr = new HashMap<>();
             // Per partition, by time: the leader epoch of the latest unclean election recorded at or
             // before that time. Looked up by an instant's time, not by position in the file: the
             // recorder writes an instant's broker samples before the controller lines of the same
@@ -404,6 +407,18 @@ public final class InvariantChecker {
                     // the controller learns of its election late), after a member restarted.
                     incarnationsAtEpochStart.putIfAbsent(c.partition() + "/" + c.leaderEpoch(),
                             incarnations(current, c.partition()));
+                    // A member that joined the ISR before it restarted is judged by its old incarnation, even
+                    // if the controller (paused, say) learns of the restart only after electing a leader.
+                    // Kept once it leaves: a leader's stale view may still list it.
+                    Map<Integer, Integer> joined = joinedIsr.computeIfAbsent(c.partition(), k -> new HashMap<>());
+                    Map<Integer, Integer> now = incarnations(current, c.partition());
+                    List<Integer> before = controllerIsr.getOrDefault(c.partition(), List.of());
+                    for (int b : c.isr()) {
+                        if (!before.contains(b) && now.containsKey(b)) {
+                            joined.put(b, now.get(b));
+                        }
+                    }
+                    controllerIsr.put(c.partition(), c.isr());
                 }
                 if (!(e instanceof Sample first)) {
                     i++;
@@ -416,7 +431,7 @@ public final class InvariantChecker {
                     current.put(key(s.partition(), s.broker()), s);
                     j++;
                 }
-                checkIsrHoldsHighWatermark(first.t(), current, incarnationsAtEpochStart, uncleanEpochs);
+                checkIsrHoldsHighWatermark(first.t(), current, incarnationsAtEpochStart, joinedIsr, uncleanEpochs);
                 i = j;
             }
         }
@@ -460,14 +475,15 @@ public final class InvariantChecker {
         }
 
         /**
-         * INV-7 at one instant. Members whose incarnation changed since the leader's epoch began (its
-         * election by the controller, or the leader's first sample in it if the history has none) are
+         * INV-7 at one instant. Members whose incarnation changed since they joined the controller's ISR
+         * (or, without controller lines, since the leader's first sample in its epoch) are
          * skipped (a restarted broker is being removed from the ISR by the controller, LDR-5), and so
          * are leaders of epochs before the partition's latest unclean election (which may legitimately
          * have truncated what they count as committed).
          */
         private void checkIsrHoldsHighWatermark(long t, Map<Long, Sample> current,
                                                 Map<String, Map<Integer, Integer>> atEpochStart,
+                                                Map<Integer, Map<Integer, Integer>> joinedIsr,
                                                 Map<Integer, TreeMap<Long, Integer>> uncleanEpochs) {
             for (Sample leader : current.values()) {
                 if (!leader.up() || !leader.leader()) {
@@ -486,7 +502,9 @@ public final class InvariantChecker {
                         continue;
                     }
                     Sample member = current.get(key(leader.partition(), memberId));
-                    if (member == null || !member.up() || !Objects.equals(start.get(memberId), member.incarnation())) {
+                    Map<Integer, Integer> joined = joinedIsr.getOrDefault(leader.partition(), Map.of());
+                    Integer judged = joined.containsKey(memberId) ? joined.get(memberId) : start.get(memberId);
+                    if (member == null || !member.up() || !Objects.equals(judged, member.incarnation())) {
                         continue;
                     }
                     if (member.leo() < leader.hw()) {

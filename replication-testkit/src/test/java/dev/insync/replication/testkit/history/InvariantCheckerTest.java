@@ -264,6 +264,22 @@ class InvariantCheckerTest {
         assertThat(invariants(leaderSampledLate(1))).contains("INV-7");
     }
 
+    @Test
+    @DisplayName("INV-7 a member that restarted before a paused controller elected the leader, still listed in its ISR, is"
+            + " judged by the incarnation that joined the ISR")
+    void inv7MemberJudgedByTheIncarnationThatJoined() {
+        History h = healthy();
+        h.add(new Sample(100, 3, 0, 1, HistoryEvent.RUNNING, false, 0, List.of(), 2, 2, 0, List.of()));
+        h.add(new ControllerState(100, 0, 1, 0, 1, List.of(1, 2, 3), List.of(), List.of(), false, false));
+        h.add(new Sample(200, 3, 0, 2, HistoryEvent.RUNNING, false, 0, List.of(), 0, 0, 0, List.of()));
+        // One instant: the new leader's stale view, then the controller's backlog (election, then 3's registration).
+        h.add(new Sample(300, 2, 0, 1, HistoryEvent.RUNNING, true, 1, List.of(2, 3), 2, 2, 0, List.of()));
+        h.add(new ControllerState(300, 0, 2, 1, 2, List.of(2, 3), List.of(), List.of(), false, false));
+        h.add(new ControllerState(300, 0, 2, 1, 3, List.of(2), List.of(), List.of(), false, false));
+        finals(h, log("v1", "v2"), log("v1", "v2"), log("v1", "v2"));
+        assertThat(invariants(h)).doesNotContain("INV-7");
+    }
+
     /** Broker 2 is elected at t=100 while broker 3 runs incarnation 1; at t=300 3 runs {@code laterIncarnation}, empty. */
     private static History leaderSampledLate(int laterIncarnation) {
         History h = healthy();
