@@ -51,14 +51,7 @@ class DiskFaultTest {
     void failedDiskIsHealedByARestartOnANewDisk() {
         try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(11).logDirsPerBroker(2)
                 .config("min.insync.replicas", 2).build()) {
-            cluster.createTopic("rep", List.of(List.of(1, 2, 3), List.of(1, 2, 3)));
-            TestProducer producer = cluster.producer("p1");
-            for (int i = 0; i < 5; i++) {
-                for (TopicPartition tp : PARTITIONS) {
-                    assertThat(cluster.await(producer.send("rep", tp.partition(), null, "v" + i, -1, 30_000)).error())
-                            .isEqualTo(Errors.NONE);
-                }
-            }
+            TestProducer producer = topicWithFiveRecordsEach(cluster);
             BrokerHandle leader = cluster.broker(1);
             ReplicaManager rm = leader.replicaManager().orElseThrow();
             int failing = leader.logDirs().indexOf(dirOf(rm, PARTITIONS.get(0)));
@@ -133,14 +126,7 @@ class DiskFaultTest {
     void directoryFailedBeforeTheMetadataLoadKeepsItsPartitionsOffline() {
         try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(5).logDirsPerBroker(2)
                 .config("min.insync.replicas", 2).build()) {
-            cluster.createTopic("rep", List.of(List.of(1, 2, 3), List.of(1, 2, 3)));
-            TestProducer producer = cluster.producer("p1");
-            for (int i = 0; i < 5; i++) {
-                for (TopicPartition tp : PARTITIONS) {
-                    assertThat(cluster.await(producer.send("rep", tp.partition(), null, "v" + i, -1, 30_000)).error())
-                            .isEqualTo(Errors.NONE);
-                }
-            }
+            TestProducer producer = topicWithFiveRecordsEach(cluster);
             BrokerHandle broker = cluster.broker(3);
             ReplicaManager before = broker.replicaManager().orElseThrow();
             int failing = broker.logDirs().indexOf(dirOf(before, PARTITIONS.get(0)));
@@ -187,6 +173,19 @@ class DiskFaultTest {
             assertThatThrownBy(() -> cluster.failDisk(2, 0, StorageOperation.Kind.WRITE))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("down");
         }
+    }
+
+    /** Topic rep, replicas 1,2,3 for both partitions, with v0..v4 written acks=all to each. */
+    private static TestProducer topicWithFiveRecordsEach(InMemoryCluster cluster) {
+        cluster.createTopic("rep", List.of(List.of(1, 2, 3), List.of(1, 2, 3)));
+        TestProducer producer = cluster.producer("p1");
+        for (int i = 0; i < 5; i++) {
+            for (TopicPartition tp : PARTITIONS) {
+                assertThat(cluster.await(producer.send("rep", tp.partition(), null, "v" + i, -1, 30_000)).error())
+                        .isEqualTo(Errors.NONE);
+            }
+        }
+        return producer;
     }
 
     private static Path dirOf(ReplicaManager rm, TopicPartition tp) {
