@@ -402,11 +402,6 @@ public final class InvariantChecker {
             while (i < events.size()) {
                 HistoryEvent e = events.get(i);
                 if (e instanceof ControllerState c) {
-                    // A leader epoch begins when the controller elects it: the members' incarnations then,
-                    // not at the leader's first sample in it, which may come much later (a leader cut from
-                    // the controller learns of its election late), after a member restarted.
-                    incarnationsAtEpochStart.putIfAbsent(c.partition() + "/" + c.leaderEpoch(),
-                            incarnations(current, c.partition()));
                     // A member that joined the ISR before it restarted is judged by its old incarnation, even
                     // if the controller (paused, say) learns of the restart only after electing a leader.
                     // Kept once it leaves: a leader's stale view may still list it.
