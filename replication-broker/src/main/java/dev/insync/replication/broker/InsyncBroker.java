@@ -376,9 +376,11 @@ public final class InsyncBroker implements AutoCloseable {
             try {
                 replicaManager.closeCleanly(epoch);
             } catch (RuntimeException e) {
-                // A failed disk (contract §9): that directory keeps no clean-shutdown marker, so the next
-                // start is unclean (LDR-5); the broker stops all the same, as Kafka's does.
-                LOG.warn("Broker {}: clean close failed ({}); stopping without the marker there", brokerId(), e.toString());
+                // A failed disk (contract §9): that directory has no clean-shutdown marker (unless only the
+                // fsync after its rename failed, see LogDirectory.closeCleanly), so its next start is
+                // unclean (LDR-5); the broker stops all the same, as Kafka's does.
+                LOG.warn("Broker {}: clean close failed ({}); stopping, that directory may have no clean-shutdown marker",
+                        brokerId(), e.toString());
             }
             finish(true);
             LOG.info("Broker {} stopped after a controlled shutdown (broker epoch {})", brokerId(), epoch);

@@ -487,8 +487,10 @@ public final class LogDirectory implements Closeable {
 
     /**
      * Flushes every log, writes every checkpoint, closes the logs, then writes the clean-shutdown
-     * marker with this broker epoch and releases the lock. If any step fails the marker is not
-     * written (the stop counts as unclean), everything is closed and the error is rethrown. An
+     * marker with this broker epoch and releases the lock. If any step fails, everything is closed
+     * and the error is rethrown; the marker is not written (the stop counts as unclean) unless the
+     * failed step is the directory fsync after the marker's rename, the very last one: then the
+     * marker may be in place, and it tells the truth, for everything before it is durable. An
      * offline directory writes nothing: it is closed as by {@link #close()} and the call fails.
      *
      * @throws ApiException KAFKA_STORAGE_ERROR if the directory is already closed or offline, or a step fails

@@ -165,6 +165,14 @@ public final class BrokerHandle {
     }
 
     /**
+     * The last operation the disk under log directory {@code logDir} ran successfully before its
+     * first failure ({@link #diskFailure}); empty while it has failed none.
+     */
+    public Optional<StorageOperation> diskOperationBeforeFailure(int logDir) {
+        return broker.diskOperationBeforeFailure(logDir);
+    }
+
+    /**
      * Swaps the disk under log directory {@code logDir} of a down broker for an empty one: its files
      * are deleted. Without this call a restarted broker finds the failed disk's files as they were
      * (recovered at open, LOG-7).

@@ -212,6 +212,11 @@ final class ClusterBroker {
         return disk(index).firstFailure();
     }
 
+    /** The operation the disk under log directory {@code index} ran last before its first failure. */
+    Optional<StorageOperation> diskOperationBeforeFailure(int index) {
+        return disk(index).lastSuccessBeforeFailure();
+    }
+
     /**
      * A new, empty disk under log directory {@code index} of a down broker: its files are gone, as
      * after a failed disk was swapped. The next start recovers the other directories and replicates

@@ -41,6 +41,8 @@ final class DiskFault implements StorageFaults {
     private volatile StorageOperation.Kind failAt;
     /** The first operation that failed, null before. */
     private volatile StorageOperation firstFailure;
+    /** The last operation that succeeded (before the first failure, once there is one), null before any. */
+    private volatile StorageOperation lastSuccess;
 
     DiskFault(Path dir) {
         this.dir = dir;
@@ -52,6 +54,11 @@ final class DiskFault implements StorageFaults {
         if (failAt == null) {
             failAt = kind;
         }
+    }
+
+    /** The last operation that succeeded before the first failure; empty if none did (or none failed yet). */
+    Optional<StorageOperation> lastSuccessBeforeFailure() {
+        return firstFailure == null ? Optional.empty() : Optional.ofNullable(lastSuccess);
     }
 
     /** Whether {@link #failAt} was called. */
@@ -68,10 +75,12 @@ final class DiskFault implements StorageFaults {
     public void beforeOperation(StorageOperation operation) throws IOException {
         StorageOperation.Kind kind = failAt;
         if (kind == null) {
+            lastSuccess = operation;
             return;
         }
         if (firstFailure == null) {
             if (operation.kind() != kind) {
+                lastSuccess = operation;
                 return;
             }
             firstFailure = operation;

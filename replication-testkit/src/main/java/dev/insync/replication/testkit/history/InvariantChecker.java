@@ -529,7 +529,9 @@ public final class InvariantChecker {
 
         /**
          * LDR-5 as the history shows it: a broker that crashed (kill or power loss), whose disk failed
-         * ({@code disk-offline}: that directory could not leave a clean-shutdown marker) or whose disk
+         * ({@code disk-offline}: that directory could not leave a clean-shutdown marker, unless the
+         * failure was the directory fsync right after the marker's rename, {@code markerInPlace}: then
+         * everything before it was durable and the marker tells the truth) or whose disk
          * was swapped may have lost records, so from its next registration until it is back in a
          * partition's ISR it is in no ELR of that partition (and so cannot be elected from one),
          * judged while an incarnation registered since the crash is unfenced. The checker knows the
@@ -554,7 +556,8 @@ public final class InvariantChecker {
             // (a process whose own disk failed before it registered still registered truthfully).
             Set<Integer> stoppedUncleanly = new HashSet<>();
             for (HistoryEvent e : events) {
-                if (e instanceof HistoryEvent.Fault f && UNCLEAN_STOPS.contains(f.kind())) {
+                if (e instanceof HistoryEvent.Fault f && UNCLEAN_STOPS.contains(f.kind())
+                        && !Boolean.TRUE.equals(f.params().get("markerInPlace"))) {
                     stoppedUncleanly.addAll(f.brokers());
                 } else if (e instanceof HistoryEvent.Fault f && f.kind().equals("restart")) {
                     for (int b : f.brokers()) {

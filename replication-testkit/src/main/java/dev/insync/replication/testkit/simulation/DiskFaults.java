@@ -17,6 +17,7 @@
 package dev.insync.replication.testkit.simulation;
 
 import dev.insync.replication.log.StorageOperation;
+import dev.insync.replication.log.checkpoint.CleanShutdownFile;
 import dev.insync.replication.testkit.cluster.BrokerHandle;
 import dev.insync.replication.testkit.cluster.BrokerStatus;
 
@@ -154,6 +155,12 @@ final class DiskFaults implements FaultAction {
         params.put("file", dir.relativize(op.get().file()).toString());
         params.put("partitions", broker.replicaManager().map(rm -> rm.offlineReplicas().stream()
                 .map(tp -> (long) tp.partition()).toList()).orElse(List.of()));
+        // LDR-5: the directory fsync right after the clean-shutdown marker's rename failed: the marker
+        // is in place and true (everything before it succeeded; the disk failed nothing earlier).
+        Optional<StorageOperation> before = broker.diskOperationBeforeFailure(f.logDir);
+        params.put("markerInPlace", op.get().kind() == StorageOperation.Kind.DIRECTORY_FSYNC && before.isPresent()
+                && before.get().kind() == StorageOperation.Kind.WRITE
+                && before.get().file().getFileName().toString().equals(CleanShutdownFile.FILE_NAME));
         ctx.record("disk-offline", List.of(b), params);
     }
 

@@ -121,6 +121,38 @@ class DiskFaultTest {
     }
 
     @Test
+    @DisplayName("LDR-5 a disk that fails first at the directory fsync after the clean-shutdown marker's rename leaves"
+            + " the marker in place, and the testkit tells so (markerInPlace in the simulator's disk-offline line)")
+    void directoryFsyncAfterTheMarkersRenameLeavesATrueMarker() {
+        try (InMemoryCluster cluster = InMemoryCluster.builder().brokers(3).seed(7).logDirsPerBroker(2)
+                .config("min.insync.replicas", 2).build()) {
+            cluster.createTopic("rep", List.of(List.of(1, 2, 3)));
+            TestProducer producer = cluster.producer("p1");
+            assertThat(cluster.await(producer.send("rep", 0, null, "v", -1, 30_000)).error()).isEqualTo(Errors.NONE);
+            BrokerHandle broker = cluster.broker(2);
+            ReplicaManager rm = broker.replicaManager().orElseThrow();
+            // The directory without the partition: once its (empty) checkpoints are written (the HW and
+            // recovery-point checkpoint intervals, 5 s and 60 s), its next directory fsync is the marker's.
+            cluster.runFor(70_000);
+            int empty = 1 - broker.logDirs().indexOf(dirOf(rm, PARTITIONS.get(0)));
+            broker.failDisk(empty, StorageOperation.Kind.DIRECTORY_FSYNC);
+
+            var down = broker.controlledShutdown();
+            assertThat(cluster.runUntil(down::isDone, 30_000)).as("the controlled shutdown ends").isTrue();
+
+            assertThat(broker.diskFailure(empty)).hasValueSatisfying(op ->
+                    assertThat(op.kind()).isEqualTo(StorageOperation.Kind.DIRECTORY_FSYNC));
+            assertThat(broker.diskOperationBeforeFailure(empty)).hasValueSatisfying(op -> {
+                assertThat(op.kind()).isEqualTo(StorageOperation.Kind.WRITE);
+                assertThat(op.file().getFileName()).hasToString(CleanShutdownFile.FILE_NAME);
+            });
+            assertThat(broker.logDirs().get(empty).resolve(CleanShutdownFile.FILE_NAME)).exists();
+            broker.restart();
+            assertThat(broker.diskOperationBeforeFailure(empty)).as("a restart brings a healthy disk").isEmpty();
+        }
+    }
+
+    @Test
     @DisplayName("§9 ISR-8 a directory that fails at start-up, before the metadata load, keeps its partitions offline:"
             + " no empty log is created for them in the healthy directory, and the broker leaves their ISR and ELR")
     void directoryFailedBeforeTheMetadataLoadKeepsItsPartitionsOffline() {

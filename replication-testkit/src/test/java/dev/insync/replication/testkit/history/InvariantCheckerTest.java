@@ -341,6 +341,16 @@ class InvariantCheckerTest {
     }
 
     @Test
+    @DisplayName("LDR-5 a disk whose first failure is the directory fsync after the clean-shutdown marker's rename"
+            + " (markerInPlace) left a true marker: the broker may stay in the ELR; any other disk-offline may not")
+    void ldr5MarkerInPlace() {
+        History inPlace = ldr5History(List.of(3), "disk-offline", true);
+        History notInPlace = ldr5History(List.of(3), "disk-offline", false);
+        assertThat(invariants(inPlace)).isEmpty();
+        assertThat(invariants(notInPlace)).containsExactly("LDR-5");
+    }
+
+    @Test
     @DisplayName("LDR-5 a registration that is never unfenced (sent before the crash, answered late by a paused controller) is not judged; "
             + "the unfenced incarnation after it is")
     void ldr5LateRegistrationOfADeadProcess() {
@@ -447,10 +457,16 @@ class InvariantCheckerTest {
 
     /** Broker 3 suffers {@code fault}, its ELR membership from before, then its new registration with {@code elrAfter}. */
     private static History ldr5History(List<Integer> elrAfter, String fault) {
+        return ldr5History(elrAfter, fault, null);
+    }
+
+    /** As above; a non-null {@code markerInPlace} is the fault's parameter of that name. */
+    private static History ldr5History(List<Integer> elrAfter, String fault, Boolean markerInPlace) {
         History h = new History();
         h.add(new Config(0, 3, List.of(1, 2, 3), false));
         h.add(new HistoryEvent.Broker(0, 3, 5, false, false));
-        h.add(new Fault(10, fault, List.of(3)));
+        h.add(markerInPlace == null ? new Fault(10, fault, List.of(3))
+                : new Fault(10, fault, List.of(3), java.util.Map.of("markerInPlace", markerInPlace)));
         h.add(new ControllerState(20, 0, 1, 0, 2, List.of(1, 2), List.of(3), List.of(), false, false));
         h.add(new Fault(25, "restart", List.of(3)));
         // One sampling instant: the registration's effect on the partition, then the registration.

@@ -88,6 +88,17 @@ class SimulationTest {
     }
 
     @Test
+    @DisplayName("LDR-5 seed 600320 over 300 s: a disk fails at the directory fsync after a controlled shutdown renamed"
+            + " its clean-shutdown marker; the history says the marker is in place, and the clean restart is no violation")
+    void markerInPlaceAfterTheLastFsyncFailedIsACleanStop() {
+        SimulationResult result = Simulation.run(600320, SimulationSettings.DEFAULT.withDurationMs(300_000));
+
+        assertThat(result.violations()).as(result.failureReport()).isEmpty();
+        assertThat(result.history().events()).filteredOn(e -> e instanceof HistoryEvent.Fault f
+                && f.kind().equals("disk-offline") && Boolean.TRUE.equals(f.params().get("markerInPlace"))).isNotEmpty();
+    }
+
+    @Test
     @DisplayName("INV-2 seed 503365: min ISR is raised while the leader is cut from metadata; its shrink, proposed under"
             + " the old value, no longer commits records that the ELR replica it leaves behind lacks")
     void minIsrRaiseDoesNotRaceTheLeadersShrink() {
