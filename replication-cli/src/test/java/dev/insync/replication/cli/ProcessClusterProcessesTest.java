@@ -85,10 +85,14 @@ class ProcessClusterProcessesTest {
         return sb.toString();
     }
 
+    /**
+     * A client that gives up on a send after 6 s: the tests expect some sends to fail (a refusal under min ISR
+     * is retried until then), and {@link #produceUntilAcknowledged} sends again when one fails.
+     */
     private InsyncClient client() {
         return InsyncClient.builder(Map.of("bootstrap.servers", cluster.bootstrapServers(),
                 "bootstrap.controllers", controllers(cluster), "acks", "all", "linger.ms", 0,
-                "request.timeout.ms", 5000, "delivery.timeout.ms", 20000, "client.id", "test")).build();
+                "request.timeout.ms", 5000, "delivery.timeout.ms", 6000, "client.id", "test")).build();
     }
 
     /** Waits until the controller's registration of {@code tp} satisfies {@code condition}. */

@@ -44,8 +44,8 @@ import java.util.regex.Pattern;
  *   <li>{@code create_s}: from the CreateTopics call until every partition has a leader and a full ISR.</li>
  *   <li>{@code idle_cpu_percent_of_core_per_broker}: the busiest broker's CPU over the idle window
  *       (user plus system, from the OS), after a settle that waits until two consecutive
- *       {@link #SETTLE_WINDOW_MS} windows cost about the same (the JIT compiler and the start-up
- *       catch-up done); {@code empty_idle_cpu_percent_of_core_per_broker} the same before the topic
+ *       windows of {@link #SETTLE_WINDOW_MS} (or the idle window, if shorter) cost about the same (the
+ *       JIT compiler and the start-up catch-up done); {@code empty_idle_cpu_percent_of_core_per_broker} the same before the topic
  *       exists (heartbeats, metadata polls, the JVM itself).</li>
  *   <li>{@code heap_per_replica_kib}: live heap after a full collection ({@code jcmd <pid>
  *       GC.class_histogram}, which collects first and counts only reachable objects), with the topic
@@ -111,7 +111,7 @@ public final class ProcessScaleBench {
         Map<Integer, Long> pids = target.brokerPids();
         // The same reading without the topic first: what an idle broker costs whatever it holds.
         step.accept("idle CPU without the topic");
-        settle(pids);
+        settle(pids, settleWindowMs());
         out.add(prefix + "empty_idle_cpu_percent_of_core_per_broker", busiest(cores(pids, options.idleMs())) * 100);
         step.accept("live heap without the topic");
         Map<Integer, Long> heapBefore = liveHeapBytes(pids);
@@ -124,7 +124,7 @@ public final class ProcessScaleBench {
         out.add(prefix + "create_s", (System.nanoTime() - t0) / 1e9);
         out.add(prefix + "partitions_per_broker", partitions * REPLICATION_FACTOR / (double) pids.size());
         step.accept("settling");
-        out.add(prefix + "idle_settle_s", settle(pids) / 1e3);
+        out.add(prefix + "idle_settle_s", settle(pids, settleWindowMs()) / 1e3);
         step.accept("idle CPU over " + options.idleMs() / 1000 + " s");
         Map<Integer, Double> cores = cores(pids, options.idleMs());
         out.add(prefix + "idle_cpu_percent_of_core_per_broker", busiest(cores) * 100);
@@ -143,16 +143,24 @@ public final class ProcessScaleBench {
         out.note(prefix + "heap_per_replica_kib_by_broker", perReplica.toString());
     }
 
+    /**
+     * A settle window no longer than the idle window: a short idle reading (a test's) asks for no more
+     * precision than its own, and waiting 5 s windows for it would cost more than the reading.
+     */
+    private long settleWindowMs() {
+        return Math.min(SETTLE_WINDOW_MS, options.idleMs());
+    }
+
     private static double busiest(Map<Integer, Double> cores) {
         return cores.values().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
     }
 
     /**
-     * Waits until two consecutive windows are {@link #settled} and the JIT compiler threads were quiet in the
+     * Waits until two consecutive windows of {@code windowMs} are {@link #settled} and the JIT compiler threads were quiet in the
      * second ({@link #COMPILER_QUIET_CORES_PER_PROCESS}, where Linux's {@code /proc} tells), at most
      * {@link #SETTLE_MAX_MS}; the ms waited.
      */
-    static long settle(Map<Integer, Long> pids) throws InterruptedException {
+    static long settle(Map<Integer, Long> pids, long windowMs) throws InterruptedException {
         long start = System.nanoTime();
         double previous = Double.NaN;
         // Under load the compiler works off the compilations the topic's creation queued at a steady pace
@@ -160,8 +168,8 @@ public final class ProcessScaleBench {
         ServerJit jit = new ServerJit();
         while ((System.nanoTime() - start) / 1_000_000 < SETTLE_MAX_MS) {
             double compiler0 = jit.compilerCpuSeconds(pids.values());
-            double now = cores(pids, SETTLE_WINDOW_MS).values().stream().mapToDouble(Double::doubleValue).sum();
-            double compilerCores = (jit.compilerCpuSeconds(pids.values()) - compiler0) / (SETTLE_WINDOW_MS / 1000.0);
+            double now = cores(pids, windowMs).values().stream().mapToDouble(Double::doubleValue).sum();
+            double compilerCores = (jit.compilerCpuSeconds(pids.values()) - compiler0) / (windowMs / 1000.0);
             // NaN (no /proc): the ratio rule alone.
             boolean compilerQuiet = Double.isNaN(compilerCores) || compilerCores <= COMPILER_QUIET_CORES_PER_PROCESS * pids.size();
             if (settled(previous, now) && compilerQuiet) {

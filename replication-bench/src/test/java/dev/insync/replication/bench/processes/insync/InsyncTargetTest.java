@@ -59,8 +59,8 @@ class InsyncTargetTest {
      * This test checks that every metric is produced and sensible, not how fast.
      */
     private static final int CLIENT_BUFFER_BYTES = 1024 * 1024;
-    private static final long WARMUP_MS = 2_000;
-    private static final long MEASURE_MS = 2_000;
+    private static final long WARMUP_MS = 1_000;
+    private static final long MEASURE_MS = 1_000;
     private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(45);
     /** Short: the test checks that the brokers' compiler threads are read, not that they go quiet. */
     private static final long JIT_QUIET_TIMEOUT_MS = 1_000;
