@@ -362,13 +362,13 @@ class InsyncClientSenderTest {
     }
 
     @Test
-    @DisplayName("PRO-5 a callback record in flight at delivery.timeout.ms fails once, written UNKNOWN, and the close that fails its request again does not report it twice; the records behind it fail once, not written")
-    void pro5CallbackFailsOnceAtTheDeliveryTimeoutAndAgainAtClose() throws Exception {
+    @DisplayName("PRO-5 a callback record whose request times out fails once, written UNKNOWN; the records behind it fail once, not written, at delivery.timeout.ms; close reports none of them again")
+    void pro5CallbackRecordsFailOnceWhenTheirRequestTimesOut() throws Exception {
         client = InsyncClient.builder(props(Map.of("request.timeout.ms", 1_000, "delivery.timeout.ms", 1_500)))
                 .build();
         List<Outcome> outcomes = new CopyOnWriteArrayList<>();
         sendWithCallbacks(1, 1, outcomes);
-        produceCall(0); // never answered: the request stays in flight past the delivery timeout
+        produceCall(0); // never answered: the request times out (1 s) before the records' delivery timeout
         sendWithCallbacks(5, 1, outcomes);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
         while (outcomes.size() < 6 && System.nanoTime() < deadline) {
@@ -384,6 +384,34 @@ class InsyncClientSenderTest {
                 o -> o.exception().written(), java.util.stream.Collectors.counting()));
         assertThat(byFate).as("the record in flight UNKNOWN, the rest NO").isEqualTo(Map.of(Written.UNKNOWN, 1L, Written.NO, 5L));
         assertThat(outcomes.stream().map(o -> o.exception().error()).distinct()).containsExactly(Errors.REQUEST_TIMED_OUT);
+    }
+
+    @Test
+    @DisplayName("PRO-5 a record failed in flight at delivery.timeout.ms is not reported again when its request fails after the sender stopped (the caller's scheduler closed first)")
+    void pro5RecordFailedInFlightIsNotReportedAgainOnceTheSenderStopped() throws Exception {
+        ThreadScheduler callers = new ThreadScheduler();
+        // The sender on the caller's scheduler; a refusal sends the record again 1 s later, so the retry's request
+        // deadline (2 s after it) falls 1 s after the record's delivery deadline: the delivery timeout fails it in flight.
+        client = InsyncClient.builder(props(Map.of("insync.network.inline.handlers", "false", "retry.backoff.ms", 1_000,
+                "retry.backoff.max.ms", 1_000, "request.timeout.ms", 2_000, "delivery.timeout.ms", 2_000)))
+                .scheduler(callers).build();
+        List<Outcome> outcomes = new CopyOnWriteArrayList<>();
+        sendWithCallbacks(1, 1, outcomes);
+        produceCall(0).answer().complete(Map.of(tp(0), new ProduceResult(Errors.NOT_ENOUGH_REPLICAS, -1L, -1L, 0)));
+        produceCall(1); // the retry, never answered
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (outcomes.isEmpty() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(outcomes).as("the outcome by the delivery timeout").hasSize(1);
+        assertThat(outcomes.get(0).exception().getMessage()).contains("in flight at delivery.timeout.ms");
+        assertThat(outcomes.get(0).exception().written()).isEqualTo(Written.UNKNOWN);
+
+        callers.close(); // from now on the sender refuses tasks: the request's failure is handled where it happens
+        client.close(); // fails the retry's request, which is still in flight
+        client = null;
+
+        assertThat(outcomes).as("outcomes after close").hasSize(1);
     }
 
     @Test
