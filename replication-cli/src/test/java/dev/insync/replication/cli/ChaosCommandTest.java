@@ -42,8 +42,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code insync chaos} for 40 s on real processes (one controller, four brokers, so that each partition's three
- * replicas are some of them) under every fault
+ * {@code insync chaos} for 30 s (the shortest of the 30-60 s runs the build is to include) on real processes
+ * (one controller, four brokers, so that each partition's three replicas are some of them) under every fault
  * kind, judged on its recorded history; and proof that the judge is live on such a history: the same
  * file with one acknowledged record removed from the final logs is a violation.
  */
@@ -54,7 +54,7 @@ class ChaosCommandTest {
     Path dir;
 
     @Test
-    @DisplayName("CHS-1, INV-1, INV-2, INV-3, INV-5: 40 s of kill -9, SIGSTOP, partitions and controller loss on processes lose"
+    @DisplayName("CHS-1, INV-1, INV-2, INV-3, INV-5: 30 s of kill -9, SIGSTOP, partitions and controller loss on processes lose"
             + " and duplicate nothing acknowledged, and the history's checker finds no violation")
     void chaosRunOnProcessesIsClean() throws Exception {
         Path history = dir.resolve("history");
@@ -63,7 +63,7 @@ class ChaosCommandTest {
         CommandLine cmd = InsyncCli.commandLine();
         cmd.setOut(new PrintWriter(out));
         cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute("chaos", "--seconds", "40", "--seed", "7", "--brokers", "4", "--faults", "kill,pause,partition,controller",
+        int code = cmd.execute("chaos", "--seconds", "30", "--seed", "11", "--brokers", "4", "--faults", "kill,pause,partition,controller",
                 "--history", history.toString(), "--dir", dir.resolve("work").toString(), "--json");
         assertThat(code).as("exit code; stdout %s; stderr %s", out, err).isZero();
 
@@ -75,10 +75,13 @@ class ChaosCommandTest {
         assertThat((Long) report.get("acknowledged")).isGreaterThan(50L);
         @SuppressWarnings("unchecked")
         Map<String, Object> faults = (Map<String, Object>) report.get("faults");
+        // Seed 11 draws kill, partition, pause and controller as its first four faults (ChaosNemesis's choices
+        // come from the seed alone), so 30 s exercise every kind.
+        assertThat(faults).containsKeys("kill", "pause", "partition", "controller");
         assertThat(faults.values().stream().mapToLong(v -> (Long) v).sum()).isGreaterThanOrEqualTo(5);
 
         // The file alone, read back, is judged clean by the simulator's checker.
-        History recorded = History.parse(Files.readString(history.resolve("chaos-7.jsonl")));
+        History recorded = History.parse(Files.readString(history.resolve("chaos-11.jsonl")));
         assertThat(new InvariantChecker().violations(recorded)).isEmpty();
         List<HistoryEvent> events = recorded.events();
         // Each partition's final logs are those of its own three replicas, as the config line places them.
