@@ -44,9 +44,10 @@ import java.util.regex.Pattern;
  *   <li>{@code create_s}: from the CreateTopics call until every partition has a leader and a full ISR.</li>
  *   <li>{@code idle_cpu_percent_of_core_per_broker}: the busiest broker's CPU over the idle window
  *       (user plus system, from the OS), after a settle that waits until two consecutive
- *       windows of {@link #SETTLE_WINDOW_MS} (or the idle window, if shorter) cost about the same (the
- *       JIT compiler and the start-up catch-up done); {@code empty_idle_cpu_percent_of_core_per_broker} the same before the topic
- *       exists (heartbeats, metadata polls, the JVM itself).</li>
+ *       windows of {@link #SETTLE_WINDOW_MS} (or the idle window, if shorter) cost about the same
+ *       (the JIT compiler and the start-up catch-up done);
+ *       {@code empty_idle_cpu_percent_of_core_per_broker} the same before the topic exists
+ *       (heartbeats, metadata polls, the JVM itself).</li>
  *   <li>{@code heap_per_replica_kib}: live heap after a full collection ({@code jcmd <pid>
  *       GC.class_histogram}, which collects first and counts only reachable objects), with the topic
  *       minus before it, over the replicas the broker holds; the mean over the brokers.</li>
@@ -156,9 +157,9 @@ public final class ProcessScaleBench {
     }
 
     /**
-     * Waits until two consecutive windows of {@code windowMs} are {@link #settled} and the JIT compiler threads were quiet in the
-     * second ({@link #COMPILER_QUIET_CORES_PER_PROCESS}, where Linux's {@code /proc} tells), at most
-     * {@link #SETTLE_MAX_MS}; the ms waited.
+     * Waits until two consecutive windows of {@code windowMs} are {@link #settled} and the JIT compiler
+     * threads were quiet in the second ({@link #COMPILER_QUIET_CORES_PER_PROCESS}, where Linux's
+     * {@code /proc} tells), at most {@link #SETTLE_MAX_MS}; the ms waited.
      */
     static long settle(Map<Integer, Long> pids, long windowMs) throws InterruptedException {
         long start = System.nanoTime();
