@@ -17,11 +17,16 @@
 package dev.insync.replication.server.suite;
 
 import java.nio.file.Path;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@link ReplicationSuite} over Netty on loopback, in real time: a Ratis controller node and three
- * brokers, each an {@code InsyncServer} in this JVM, every link through a freezable proxy.
+ * brokers, each an {@code InsyncServer} in this JVM, every link through a freezable proxy. Its tests
+ * run concurrently (three at a time, the build's bound): each has its own cluster, ports and
+ * directory, and spends most of its time waiting on session and lag timeouts.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class NettyReplicationSuiteTest extends ReplicationSuite {
 
     @Override

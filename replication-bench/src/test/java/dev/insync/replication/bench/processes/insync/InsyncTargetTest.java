@@ -26,6 +26,8 @@ import dev.insync.replication.bench.processes.ProcessScaleBench;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,8 +44,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The insync target for real: a controller and three {@code insync broker} processes on loopback,
  * driven through the whole processes section once with short windows, small heaps and a short
  * session timeout (so the failover takes a few seconds). Every metric must come out and make
- * sense, and every process must be gone afterwards.
+ * sense, and every process must be gone afterwards. The two tests run concurrently, each with its
+ * own cluster and directory: they mostly wait on the processes and their windows, and check that
+ * metrics are sensible, not how fast.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class InsyncTargetTest {
 
     /** Small, quickly started JVMs: four of them share this machine with the build. */
