@@ -17,11 +17,13 @@
 package dev.insync.replication.log;
 
 import dev.insync.replication.log.record.RecordBatch;
+import dev.insync.replication.log.record.RecordBatchBuilder;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -89,5 +91,92 @@ class LogConcurrencyTest {
             assertThat(log.segmentBaseOffsets().size()).isGreaterThan(10);
             assertThat(LogFixtures.readOffsets(log, 0)).hasSize((int) log.logEndOffset());
         }
+    }
+
+    @Test
+    @DisplayName("LOG-3 LOG-10 reads and group-commit flushes concurrent with retention, truncation and close, on"
+            + " segments large enough to be mapped: every read sees whole batches or a clear error, and no unmapped"
+            + " file is touched (that would crash the JVM)")
+    void readsConcurrentWithDeletionTruncationAndCloseNeverTouchAnUnmappedFile() throws Exception {
+        // Segments above the 1 MiB a read map needs; an index entry every 4 KiB.
+        LogConfig config = LogConfig.defaults().withSegmentBytes(1_200_000).withIndexIntervalBytes(4096);
+        Log log = Log.open(tmp.resolve(TP.toString()), TP, config, 0, 0, () -> 0L);
+        AtomicBoolean closing = new AtomicBoolean();
+        AtomicBoolean closed = new AtomicBoolean();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        AtomicLong reads = new AtomicLong();
+        AtomicLong flushes = new AtomicLong();
+        CountDownLatch started = new CountDownLatch(3);
+        Runnable reader = () -> {
+            started.countDown();
+            while (!closed.get()) {
+                long leo = log.logEndOffset();
+                long start = log.logStartOffset();
+                if (leo <= start) {
+                    continue;
+                }
+                long from = ThreadLocalRandom.current().nextLong(start, leo);
+                try {
+                    for (RecordBatch b : log.read(from, 64 * 1024, leo).records().batches()) {
+                        assertThat(b.isValid()).isTrue();
+                    }
+                    reads.incrementAndGet();
+                } catch (ApiException e) {
+                    // Retention or truncation moved a bound meanwhile, or the log closed under the read.
+                    if (e.error() != Errors.OFFSET_OUT_OF_RANGE && !(closing.get() && e.error() == Errors.KAFKA_STORAGE_ERROR)) {
+                        failures.add(e);
+                    }
+                } catch (Throwable t) {
+                    failures.add(t);
+                }
+            }
+        };
+        Runnable flusher = () -> {
+            started.countDown();
+            while (!closed.get()) {
+                try {
+                    log.flush(log.logEndOffset());
+                    flushes.incrementAndGet();
+                } catch (ApiException e) {
+                    if (!(closing.get() && e.error() == Errors.KAFKA_STORAGE_ERROR)) {
+                        failures.add(e);
+                    }
+                } catch (Throwable t) {
+                    failures.add(t);
+                }
+            }
+        };
+        List<Thread> threads = new ArrayList<>(List.of(new Thread(reader, "reader-1"), new Thread(reader, "reader-2"),
+                new Thread(flusher, "flusher")));
+        threads.forEach(Thread::start);
+        started.await();
+        String value = "v".repeat(1000);
+        int deletions = 0;
+        for (int i = 1; i <= 400; i++) {
+            RecordBatchBuilder builder = new RecordBatchBuilder(0);
+            for (int r = 0; r < 16; r++) {
+                builder.append(1_000L, null, value.getBytes());
+            }
+            log.appendAsLeader(builder.build(), 0);
+            log.updateHighWatermark(log.logEndOffset());
+            if (i % 50 == 0) {
+                log.truncateTo(log.logEndOffset() - 40); // back across a batch boundary, maybe a segment's
+            }
+            if (i % 90 == 0 && log.segmentBaseOffsets().size() > 2) {
+                log.deleteRecordsBefore(log.segmentBaseOffsets().get(1));
+                deletions++;
+            }
+        }
+        closing.set(true);
+        log.close();
+        closed.set(true);
+        for (Thread t : threads) {
+            t.join(10_000);
+            assertThat(t.isAlive()).as("%s ended", t.getName()).isFalse();
+        }
+        assertThat(failures).isEmpty();
+        assertThat(reads.get()).isPositive();
+        assertThat(flushes.get()).isPositive();
+        assertThat(deletions).isPositive();
     }
 }

@@ -23,9 +23,11 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static dev.insync.replication.log.LogFixtures.TP;
 import static dev.insync.replication.log.LogFixtures.batch;
@@ -33,6 +35,7 @@ import static dev.insync.replication.log.LogFixtures.readOffsets;
 import static dev.insync.replication.log.LogFixtures.smallConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class LogRetentionTest {
 
@@ -191,5 +194,60 @@ class LogRetentionTest {
         assertThatThrownBy(() -> log.read(2, 1 << 20, log.logEndOffset()))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE));
         assertThat(log.read(7, 1 << 20, log.logEndOffset()).records().batches()).isNotEmpty();
+    }
+
+    @Test
+    @DisplayName("LOG-10 deleting segments unmaps their files at once, and closing the log unmaps the rest: no"
+            + " deleted file stays mapped (its disk space held) until the garbage collector runs")
+    void deletedAndClosedSegmentsAreUnmappedAtOnce() throws IOException {
+        Path maps = Path.of("/proc/self/maps");
+        assumeTrue(Files.isReadable(maps), "needs Linux's /proc/self/maps to see the process's mappings");
+        // Segments above the 1 MiB a read map needs, with index entries every 4 KiB.
+        open(LogConfig.defaults().withSegmentBytes(2 * 1024 * 1024).withIndexIntervalBytes(4096));
+        String value = "v".repeat(1000);
+        int segmentBytes = 2 * 1024 * 1024;
+        while (log.segmentBaseOffsets().size() < 4 || log.size() < 3 * segmentBytes + segmentBytes * 3 / 4) {
+            RecordBatchBuilder builder = new RecordBatchBuilder(0);
+            for (int i = 0; i < 16; i++) {
+                builder.append(1_000L, null, value.getBytes());
+            }
+            log.appendAsLeader(builder.build(), 0);
+        }
+        log.updateHighWatermark(log.logEndOffset());
+        List<Long> bases = log.segmentBaseOffsets();
+        for (int i = 0; i < 4; i++) {
+            // A read from the middle of a segment looks its offset index up and walks the mapped file.
+            long middle = (bases.get(i) + (i < 3 ? bases.get(i + 1) : log.logEndOffset())) / 2;
+            assertThat(log.read(middle, 1, log.logEndOffset()).records().batches()).isNotEmpty();
+        }
+        List<Path> live = filesOf(bases.subList(3, 4), ".log", ".index");
+        assertThat(mappedFiles(maps)).as("the reads mapped every segment's file and offset index")
+                .containsAll(filesOf(bases, ".log", ".index"));
+
+        log.deleteRecordsBefore(bases.get(3));
+
+        List<Path> doomed = filesOf(bases.subList(0, 3), ".log", ".index", ".timeindex");
+        assertThat(doomed).noneMatch(Files::exists);
+        assertThat(mappedFiles(maps)).as("mappings of deleted segments").doesNotContainAnyElementsOf(doomed)
+                .as("the live segment's mappings").containsAll(live);
+        assertThat(log.read(bases.get(3) + 1, 1, log.logEndOffset()).records().batches()).isNotEmpty();
+        log.close();
+        assertThat(mappedFiles(maps)).as("mappings left after close").isEmpty();
+    }
+
+    /** Each segment's files with these suffixes. */
+    private List<Path> filesOf(List<Long> bases, String... suffixes) {
+        return bases.stream().flatMap(base -> Stream.of(suffixes)
+                .map(suffix -> log.dir().resolve(String.format("%020d%s", base, suffix)))).toList();
+    }
+
+    /** The files of this log's directory the process has mapped now (a deleted one with its old name). */
+    private List<Path> mappedFiles(Path maps) throws IOException {
+        String dir = log.dir().toString();
+        return Files.readAllLines(maps).stream()
+                .map(line -> line.endsWith(" (deleted)") ? line.substring(0, line.length() - " (deleted)".length()) : line)
+                .filter(line -> line.contains(dir + "/"))
+                .map(line -> Path.of(line.substring(line.indexOf(dir))))
+                .distinct().toList();
     }
 }

@@ -96,6 +96,8 @@ public final class LogSegment {
      * are excluded from, so no reader touches a mapped page beyond the end of the file.
      */
     private volatile MappedByteBuffer readMap;
+    /** Every read map made, unmapped when the segment closes or is deleted ({@link #releaseMappings}). */
+    private final FileMappings readMaps = new FileMappings();
     /** The last batches appended, so reads at the log's end locate and walk them without the file. */
     private final RecentBatches recent = new RecentBatches();
     /** Positional reads of the {@code .log} file so far (tests check that reads at the end need none to locate). */
@@ -421,13 +423,14 @@ public final class LogSegment {
      * The read map, first (re)mapping the file up to {@code endPosition} if the part past the
      * current map is at least {@link #MIN_MAP_GROWTH_BYTES} and a quarter of the map, so a growing
      * active segment is remapped a bounded number of times. Concurrent readers may both remap;
-     * the loser's map is simply dropped (the garbage collector unmaps it).
+     * the loser's map is simply dropped (the garbage collector unmaps it, or the segment's end of
+     * life does, {@link #releaseMappings}).
      */
     private MappedByteBuffer readMapCovering(int endPosition) throws IOException {
         MappedByteBuffer map = readMap;
         int mapped = map == null ? 0 : map.capacity();
         if ((long) endPosition - mapped >= Math.max(MIN_MAP_GROWTH_BYTES, mapped / 4)) {
-            map = channel.mapReadOnly(endPosition);
+            map = readMaps.track(channel.mapReadOnly(endPosition));
             readMap = map;
         }
         return map;
@@ -1021,13 +1024,17 @@ public final class LogSegment {
         timeIndex.flush();
     }
 
-    /** Records the final timestamp entry, trims the indexes and closes the file; flushes nothing. */
+    /**
+     * Records the final timestamp entry, trims the indexes, unmaps the files and closes them;
+     * flushes nothing. No read or append of this segment may run during or after it.
+     */
     public void close() throws IOException {
         readMap = null;
         sendChannel.close();
         try {
             onBecomeInactiveSegment();
         } finally {
+            releaseMappings();
             channel.close();
         }
     }
@@ -1038,19 +1045,37 @@ public final class LogSegment {
      */
     public void closeWithoutWrites() throws IOException {
         readMap = null;
+        releaseMappings();
         sendChannel.close();
         channel.close();
     }
 
-    /** Closes and deletes the three files. */
+    /**
+     * Unmaps, closes and deletes the three files. No read or append of this segment may run during
+     * or after it.
+     */
     public void deleteFiles() throws IOException {
         readMap = null;
+        releaseMappings();
         sendChannel.close(); // before the file goes, so a send channel is never opened on another file of its name
         channel.close();
         fileSync.beforeWrite(logFile);
         Files.deleteIfExists(logFile);
         offsetIndex.deleteIfExists();
         timeIndex.deleteIfExists();
+    }
+
+    /**
+     * Unmaps the {@code .log} file's read maps and both indexes' mappings now rather than when the
+     * GC collects them, so a deleted segment's disk space and mappings are freed at once. Only at
+     * the segment's end of life, when its log excludes every reader and writer of it (the close and
+     * the deletions of a {@code Log} hold its lock and the write side of its segment lock): a read
+     * that touched an unmapped buffer would crash the JVM.
+     */
+    private void releaseMappings() {
+        readMaps.unmapAll();
+        offsetIndex.release();
+        timeIndex.release();
     }
 
     /**

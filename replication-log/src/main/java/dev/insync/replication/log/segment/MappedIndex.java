@@ -43,8 +43,8 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>Threads: one writer at a time (the log's lock); readers may search concurrently. The entry
  * count is volatile and is raised only after the entry's bytes are written, so a reader never sees
- * a half-written entry. Mapped buffers are never unmapped explicitly (a concurrent reader could
- * still be searching one); the GC releases them.
+ * a half-written entry. A mapping replaced or dropped while readers may still search it is left to
+ * the GC; {@link #release} unmaps every mapping at the end of the index's life ({@link FileMappings}).
  *
  * <p>Entries are stored into the mapping, except that the first entry written into a page of the
  * file that may still be a hole of the sparse preallocated file also goes in with a positional
@@ -78,6 +78,8 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
     private volatile Path file;
     /** Null until the first read or write of an entry maps the file ({@link #buffer()}). */
     private volatile MappedByteBuffer mmap;
+    /** Every mapping made of the file, unmapped by {@link #release}. */
+    private final FileMappings mappings = new FileMappings();
     /** The size the mapping has, or will have when made (the file is extended to it then). */
     private volatile int capacityBytes;
     private volatile int entries;
@@ -168,7 +170,7 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
             map = UninterruptibleIo.call(() -> {
                 try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                         StandardOpenOption.WRITE)) {
-                    return ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
+                    return mappings.track(ch.map(FileChannel.MapMode.READ_WRITE, 0, size));
                 }
             });
         } catch (IOException e) {
@@ -279,7 +281,7 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
                     // Pages past the new end are freed; once the mapping grows again they are holes.
                     backedBytes = Math.min(backedBytes, size / PAGE_BYTES * PAGE_BYTES);
                 }
-                return ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
+                return mappings.track(ch.map(FileChannel.MapMode.READ_WRITE, 0, size));
             }
         });
         this.mmap = remapped;
@@ -326,9 +328,31 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
         entries = 0;
     }
 
-    /** Trims the file; the mapping is released by the GC. */
+    /** Trims the file and {@link #release releases} its mappings. */
     public void close() throws IOException {
-        trimToValidSize();
+        try {
+            trimToValidSize();
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * Unmaps every mapping of the file now, not when the GC collects them: the end of the index's
+     * life (its segment closes or is deleted). The caller excludes every reader and writer of this
+     * index from now on: an access to an unmapped buffer would crash the JVM. Nothing written is
+     * forced; a later lookup would map the file again.
+     */
+    public void release() {
+        synchronized (this) {
+            mmap = null;
+        }
+        mappings.unmapAll();
+    }
+
+    /** How many mappings of the file are still reachable; for tests. */
+    int liveMappings() {
+        return mappings.live();
     }
 
     /** Deletes the file if present. */
