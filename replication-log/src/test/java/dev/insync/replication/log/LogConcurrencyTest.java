@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -146,8 +145,8 @@ class LogConcurrencyTest {
                 }
             }
         };
-        List<Thread> threads = new ArrayList<>(List.of(new Thread(reader, "reader-1"), new Thread(reader, "reader-2"),
-                new Thread(flusher, "flusher")));
+        List<Thread> threads = List.of(new Thread(reader, "reader-1"), new Thread(reader, "reader-2"),
+                new Thread(flusher, "flusher"));
         threads.forEach(Thread::start);
         started.await();
         String value = "v".repeat(1000);

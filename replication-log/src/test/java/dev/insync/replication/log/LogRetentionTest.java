@@ -203,9 +203,9 @@ class LogRetentionTest {
         Path maps = Path.of("/proc/self/maps");
         assumeTrue(Files.isReadable(maps), "needs Linux's /proc/self/maps to see the process's mappings");
         // Segments above the 1 MiB a read map needs, with index entries every 4 KiB.
-        open(LogConfig.defaults().withSegmentBytes(2 * 1024 * 1024).withIndexIntervalBytes(4096));
-        String value = "v".repeat(1000);
         int segmentBytes = 2 * 1024 * 1024;
+        open(LogConfig.defaults().withSegmentBytes(segmentBytes).withIndexIntervalBytes(4096));
+        String value = "v".repeat(1000);
         while (log.segmentBaseOffsets().size() < 4 || log.size() < 3 * segmentBytes + segmentBytes * 3 / 4) {
             RecordBatchBuilder builder = new RecordBatchBuilder(0);
             for (int i = 0; i < 16; i++) {

@@ -39,8 +39,9 @@ import java.util.List;
  * <p>A mapping a reader may still hold is only dropped, never unmapped: touching an unmapped
  * buffer crashes the JVM. {@link #unmapAll} is for the end of the file's life, when the caller
  * excludes every reader and writer of it: a {@code Log} closes and deletes segments holding both
- * its lock and the write side of its segment lock, which every read and append holds one of. Mappings are held weakly, so one dropped
- * earlier is still released by the collector if that comes first.
+ * its lock and the write side of its segment lock, and every read and append holds one of them.
+ * Mappings are held weakly, so one dropped earlier is still released by the collector if that
+ * comes first.
  *
  * <p>Where the JDK offers no way to unmap ({@code sun.misc.Unsafe#invokeCleaner} is missing),
  * {@link #unmapAll} only drops the references and the collector releases the mappings, as before.
@@ -51,19 +52,17 @@ final class FileMappings {
     /** {@code Unsafe.invokeCleaner(ByteBuffer)} bound to the instance, or null if this JDK has none. */
     private static final MethodHandle INVOKE_CLEANER = findInvokeCleaner();
 
-    private final List<WeakReference<MappedByteBuffer>> made = new ArrayList<>();
+    /** Null until the first mapping: most indexes of a broker with many partitions are never mapped. */
+    private List<WeakReference<MappedByteBuffer>> made;
 
     /** Remembers {@code map} (a mapping of this file, not a slice or duplicate of one) and returns it. */
     synchronized MappedByteBuffer track(MappedByteBuffer map) {
+        if (made == null) {
+            made = new ArrayList<>(2);
+        }
         made.removeIf(ref -> ref.get() == null);
         made.add(new WeakReference<>(map));
         return map;
-    }
-
-    /** How many mappings are still reachable; for tests. */
-    synchronized int live() {
-        made.removeIf(ref -> ref.get() == null);
-        return made.size();
     }
 
     /**
@@ -71,6 +70,9 @@ final class FileMappings {
      * any of them now or later (the owner has already dropped its references).
      */
     synchronized void unmapAll() {
+        if (made == null) {
+            return;
+        }
         for (WeakReference<MappedByteBuffer> ref : made) {
             MappedByteBuffer map = ref.get();
             if (map != null && INVOKE_CLEANER != null) {
@@ -82,7 +84,7 @@ final class FileMappings {
                 }
             }
         }
-        made.clear();
+        made = null;
     }
 
     private static MethodHandle findInvokeCleaner() {

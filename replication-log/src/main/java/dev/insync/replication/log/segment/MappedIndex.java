@@ -340,19 +340,14 @@ abstract sealed class MappedIndex permits OffsetIndex, TimeIndex {
     /**
      * Unmaps every mapping of the file now, not when the GC collects them: the end of the index's
      * life (its segment closes or is deleted). The caller excludes every reader and writer of this
-     * index from now on: an access to an unmapped buffer would crash the JVM. Nothing written is
-     * forced; a later lookup would map the file again.
+     * index from now on: an access to an unmapped buffer would crash the JVM. Nothing is forced
+     * (the kernel still writes dirty pages back); a later lookup would map the file again.
      */
     public void release() {
         synchronized (this) {
             mmap = null;
         }
         mappings.unmapAll();
-    }
-
-    /** How many mappings of the file are still reachable; for tests. */
-    int liveMappings() {
-        return mappings.live();
     }
 
     /** Deletes the file if present. */
