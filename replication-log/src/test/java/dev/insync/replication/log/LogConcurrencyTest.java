@@ -17,7 +17,6 @@
 package dev.insync.replication.log;
 
 import dev.insync.replication.log.record.RecordBatch;
-import dev.insync.replication.log.record.RecordBatchBuilder;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -149,14 +148,9 @@ class LogConcurrencyTest {
                 new Thread(flusher, "flusher"));
         threads.forEach(Thread::start);
         started.await();
-        String value = "v".repeat(1000);
         int deletions = 0;
         for (int i = 1; i <= 400; i++) {
-            RecordBatchBuilder builder = new RecordBatchBuilder(0);
-            for (int r = 0; r < 16; r++) {
-                builder.append(1_000L, null, value.getBytes());
-            }
-            log.appendAsLeader(builder.build(), 0);
+            log.appendAsLeader(LogFixtures.kilobyteRecords(16), 0);
             log.updateHighWatermark(log.logEndOffset());
             if (i % 50 == 0) {
                 log.truncateTo(log.logEndOffset() - 40); // back across a batch boundary, maybe a segment's

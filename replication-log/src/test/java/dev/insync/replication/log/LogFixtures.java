@@ -53,6 +53,16 @@ final class LogFixtures {
         return builder.build();
     }
 
+    /** One batch of {@code count} records of 1,000 bytes each: a few hundred fill a mapped segment. */
+    static MemoryRecords kilobyteRecords(int count) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(0);
+        byte[] value = new byte[1000];
+        for (int i = 0; i < count; i++) {
+            builder.append(1_000L, null, value);
+        }
+        return builder.build();
+    }
+
     static MemoryRecords concat(MemoryRecords... parts) {
         return MemoryRecords.concat(List.of(parts));
     }

@@ -205,13 +205,8 @@ class LogRetentionTest {
         // Segments above the 1 MiB a read map needs, with index entries every 4 KiB.
         int segmentBytes = 2 * 1024 * 1024;
         open(LogConfig.defaults().withSegmentBytes(segmentBytes).withIndexIntervalBytes(4096));
-        String value = "v".repeat(1000);
         while (log.segmentBaseOffsets().size() < 4 || log.size() < 3 * segmentBytes + segmentBytes * 3 / 4) {
-            RecordBatchBuilder builder = new RecordBatchBuilder(0);
-            for (int i = 0; i < 16; i++) {
-                builder.append(1_000L, null, value.getBytes());
-            }
-            log.appendAsLeader(builder.build(), 0);
+            log.appendAsLeader(LogFixtures.kilobyteRecords(16), 0);
         }
         log.updateHighWatermark(log.logEndOffset());
         List<Long> bases = log.segmentBaseOffsets();

@@ -1029,7 +1029,6 @@ public final class LogSegment {
      * flushes nothing. No read or append of this segment may run during or after it.
      */
     public void close() throws IOException {
-        readMap = null;
         sendChannel.close();
         try {
             onBecomeInactiveSegment();
@@ -1044,7 +1043,6 @@ public final class LogSegment {
      * whose directory went offline, whose files are left for the next open to recover.
      */
     public void closeWithoutWrites() throws IOException {
-        readMap = null;
         releaseMappings();
         sendChannel.close();
         channel.close();
@@ -1055,7 +1053,6 @@ public final class LogSegment {
      * or after it.
      */
     public void deleteFiles() throws IOException {
-        readMap = null;
         releaseMappings();
         sendChannel.close(); // before the file goes, so a send channel is never opened on another file of its name
         channel.close();
@@ -1066,13 +1063,11 @@ public final class LogSegment {
     }
 
     /**
-     * Unmaps the {@code .log} file's read maps and both indexes' mappings now rather than when the
-     * GC collects them, so a deleted segment's disk space and mappings are freed at once. Only at
-     * the segment's end of life, when its log excludes every reader and writer of it (the close and
-     * the deletions of a {@code Log} hold its lock and the write side of its segment lock): a read
-     * that touched an unmapped buffer would crash the JVM.
+     * Drops and unmaps the {@code .log} file's read maps and both indexes' mappings: only at the
+     * segment's end of life, when no read or append can run ({@link FileMappings} says why).
      */
     private void releaseMappings() {
+        readMap = null;
         readMaps.unmapAll();
         offsetIndex.release();
         timeIndex.release();
