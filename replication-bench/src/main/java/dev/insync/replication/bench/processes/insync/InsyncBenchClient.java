@@ -84,21 +84,19 @@ final class InsyncBenchClient implements BenchClient {
     }
 
     private TopicPartition partition(String topic, int partition) {
-        if (partition < 0) {
-            return new TopicPartition(topic, partition); // which rejects it
-        }
         Partitions known = partitions;
-        if (partition < known.byIndex.length && known.topic.equals(topic)) {
+        if (partition >= 0 && partition < known.byIndex.length && known.topic.equals(topic)) {
             return known.byIndex[partition];
         }
-        // A new topic or a higher index: rebuild (senders racing here each build an equal copy).
+        TopicPartition wanted = new TopicPartition(topic, partition); // rejects a bad name or index
+        // A new topic or a higher index: remember 0..partition (senders racing here build equal copies).
         TopicPartition[] byIndex = new TopicPartition[partition + 1];
-        for (int p = 0; p <= partition; p++) {
-            byIndex[p] = p < known.byIndex.length && known.topic.equals(topic) ? known.byIndex[p]
-                    : new TopicPartition(topic, p);
+        for (int p = 0; p < partition; p++) {
+            byIndex[p] = new TopicPartition(topic, p);
         }
+        byIndex[partition] = wanted;
         partitions = new Partitions(topic, byIndex);
-        return byIndex[partition];
+        return wanted;
     }
 
     private record Partitions(String topic, TopicPartition[] byIndex) {
