@@ -16,6 +16,8 @@
 
 package dev.insync.replication.bench.processes.insync;
 
+import dev.insync.replication.bench.processes.LogRetentionBound;
+
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -30,8 +32,8 @@ import java.util.stream.Collectors;
  * The properties files of the Insync processes the bench starts (docs/operations.md): one
  * controller node, the only Raft voter, and brokers, every listener on 127.0.0.1. Everything not
  * set here is Insync's default, which is Kafka's (no fsync per message, {@code broker.session.timeout.ms}
- * 9000, {@code replica.lag.time.max.ms} 30000, 3 network and 8 I/O threads), plus the
- * {@code overrides} a caller gives.
+ * 9000, {@code replica.lag.time.max.ms} 30000, 3 network and 8 I/O threads), except the
+ * brokers' {@link LogRetentionBound#BENCH}, plus the {@code overrides} a caller gives.
  */
 final class InsyncServerConfig {
 
@@ -68,8 +70,16 @@ final class InsyncServerConfig {
     static Map<String, String> broker(Layout layout, int brokerId, Path logDir, Map<String, String> overrides) {
         Map<String, String> p = common(layout, brokerId, "broker", layout.brokerPorts().get(brokerId));
         p.put("log.dirs", logDir.toString());
+        p.putAll(retention(LogRetentionBound.BENCH));
         p.putAll(overrides);
         return p;
+    }
+
+    /** {@code bound} under Insync's names (a broker's defaults for its logs use the topic-level names). */
+    static Map<String, String> retention(LogRetentionBound bound) {
+        return Map.of("segment.bytes", Integer.toString(bound.segmentBytes()),
+                "retention.bytes", Long.toString(bound.retentionBytes()),
+                "log.retention.check.interval.ms", Long.toString(bound.checkIntervalMs()));
     }
 
     private static Map<String, String> common(Layout layout, int nodeId, String role, int port) {

@@ -16,6 +16,7 @@
 
 package dev.insync.replication.bench.processes.insync;
 
+import dev.insync.replication.bench.processes.LogRetentionBound;
 import dev.insync.replication.bench.processes.ProcessBenchSettings;
 import dev.insync.replication.bench.processes.ProcessBenchTarget;
 import dev.insync.replication.bench.processes.ProcessBenchTargetFactory;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -85,7 +87,9 @@ public final class InsyncTargetFactory implements ProcessBenchTargetFactory {
                     + InsyncCluster.BROKER_IDS.size() + " brokers, each its own JVM (" + String.join(" ", jvmOptions)
                     + ", Kafka's processes' heap and GC), Insync's defaults, which are Kafka's (so no fsync per message,"
                     + " broker.session.timeout.ms 9000, replica.lag.time.max.ms 30000, 3 network and 8 I/O threads)"
-                    + (overrides.isEmpty() ? "" : ", but " + new java.util.TreeMap<>(overrides))
+                    + " except the bench's bound on the disk a run fills, "
+                    + new TreeMap<>(InsyncServerConfig.retention(LogRetentionBound.BENCH))
+                    + (overrides.isEmpty() ? "" : ", but " + new TreeMap<>(overrides))
                     + "; client InsyncClient with the Kafka client's acks, batch.size, linger.ms and"
                     + " max.in.flight.requests.per.connection, buffer.memory " + clientBufferBytes
                     + (clientBufferBytes == InsyncBenchClient.BUFFER_MEMORY_BYTES

@@ -45,6 +45,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -213,7 +214,7 @@ final class KafkaCluster implements ProcessBenchTarget {
     public String description() {
         return "Apache Kafka " + version + " (kafka_2.13), KRaft: 1 controller and " + BROKER_IDS.size()
                 + " brokers, each its own JVM (" + String.join(" ", SERVER_JVM_OPTIONS) + ", as kafka-server-start.sh), "
-                + "Kafka's defaults but " + KafkaServerConfig.NON_DEFAULTS + " (so no fsync per message,"
+                + "Kafka's defaults but " + new TreeMap<>(KafkaServerConfig.NON_DEFAULTS) + " (so no fsync per message,"
                 + " broker.session.timeout.ms 9000, replica.lag.time.max.ms 30000, 3 network and 8 I/O threads);"
                 + " client " + clientJar()
                 + ", enable.idempotence=false, compression none";

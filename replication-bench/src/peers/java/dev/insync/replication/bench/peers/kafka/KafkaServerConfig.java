@@ -16,6 +16,8 @@
 
 package dev.insync.replication.bench.peers.kafka;
 
+import dev.insync.replication.bench.processes.LogRetentionBound;
+
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -37,11 +39,20 @@ final class KafkaServerConfig {
     static final String BROKER_LISTENER = "PLAINTEXT";
 
     /** The settings that are not Kafka's defaults and not addresses, ids or directories. */
-    static final Map<String, String> NON_DEFAULTS = Map.of(
-            // The bench creates its topics with their RF and min.insync.replicas; a typo must not create another.
-            "auto.create.topics.enable", "false");
+    static final Map<String, String> NON_DEFAULTS = nonDefaults(LogRetentionBound.BENCH);
 
     private KafkaServerConfig() {
+    }
+
+    private static Map<String, String> nonDefaults(LogRetentionBound bound) {
+        return Map.of(
+                // The bench creates its topics with their RF and min.insync.replicas; a typo must not create another.
+                "auto.create.topics.enable", "false",
+                "log.segment.bytes", Integer.toString(bound.segmentBytes()),
+                "log.retention.bytes", Long.toString(bound.retentionBytes()),
+                "log.retention.check.interval.ms", Long.toString(bound.checkIntervalMs()),
+                // Insync deletes a segment's files at once; Kafka's default keeps them another minute.
+                "log.segment.delete.delay.ms", "0");
     }
 
     /** The controller's properties: node {@code nodeId}, the only voter. */

@@ -1,0 +1,44 @@
+/*
+ * Copyright 2026 The Insync developers
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.insync.replication.bench.processes;
+
+/**
+ * The size retention every target's brokers run with, so that the disk a run needs is bounded by
+ * its topics, not by its length: each scenario's topic stays until the cluster stops, and at a few
+ * hundred MB/s replicated a long window ({@code --seconds 40}) filled the disk, after which the
+ * brokers' log directories failed, as designed, and the scenarios measured failures. Every replica
+ * keeps at most about {@code retentionBytes + segmentBytes} plus what arrives within one
+ * {@code checkIntervalMs}. Both targets get the same values under their own names, and the
+ * targets' descriptions say them; they are not Kafka's defaults (1 GiB segments, no size bound,
+ * a check every 5 minutes, deleted files kept a minute).
+ *
+ * @param segmentBytes    {@code segment.bytes}: small enough that retention can delete whole segments often
+ * @param retentionBytes  {@code retention.bytes} of every partition
+ * @param checkIntervalMs {@code log.retention.check.interval.ms}
+ */
+public record LogRetentionBound(int segmentBytes, long retentionBytes, long checkIntervalMs) {
+
+    /** The bench's bound: 64 MiB segments, 128 MiB per partition, checked every 2 s. */
+    public static final LogRetentionBound BENCH = new LogRetentionBound(64 << 20, 128L << 20, 2_000);
+
+    public LogRetentionBound {
+        if (segmentBytes <= 0 || retentionBytes < segmentBytes || checkIntervalMs <= 0) {
+            throw new IllegalArgumentException("segment.bytes " + segmentBytes + ", retention.bytes " + retentionBytes
+                    + ", check interval " + checkIntervalMs + " ms: each must be positive, retention at least a segment");
+        }
+    }
+}
