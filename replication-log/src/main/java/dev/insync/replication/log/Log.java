@@ -45,6 +45,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -110,6 +111,12 @@ public final class Log implements Closeable {
     /** Why the log went offline (§9), null while it is online. */
     private volatile String offlineReason;
     private volatile boolean leaderFlushDeferred;
+
+    /**
+     * Files of segments deleted by retention (LOG-10) or truncation (LOG-6), renamed under the locks
+     * ({@link LogSegment#renameForDeletion}) and deleted by {@link #deleteRenamedFiles} once they are released.
+     */
+    private final ConcurrentLinkedQueue<Path> renamedForDeletion = new ConcurrentLinkedQueue<>();
 
     // Guarded by lock.
     private long unflushedMessages;
@@ -229,6 +236,12 @@ public final class Log implements Closeable {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : (Iterable<Path>) files::iterator) {
                 String name = file.getFileName().toString();
+                if (name.endsWith(LogSegment.DELETED_SUFFIX)) {
+                    // Retention renamed it and the process stopped before deleting it: out of the log already.
+                    LOG.info("Deleting {} of {}, left from a segment deletion", name, topicPartition);
+                    Files.delete(file);
+                    continue;
+                }
                 OptionalLong base = LogSegment.parseBaseOffset(name, LogSegment.LOG_SUFFIX);
                 if (base.isPresent()) {
                     logFiles.put(base.getAsLong(), file);
@@ -1083,6 +1096,7 @@ public final class Log implements Closeable {
             return true;
         } finally {
             lock.unlock();
+            deleteRenamedFiles();
         }
     }
 
@@ -1145,12 +1159,17 @@ public final class Log implements Closeable {
             }
         } finally {
             lock.unlock();
+            deleteRenamedFiles();
         }
     }
 
+    /**
+     * Under the locks, of a segment already out of {@link #segments}: renames its files for
+     * {@link #deleteRenamedFiles}, which the public method that got here calls after unlocking.
+     */
     private void deleteSegment(LogSegment segment) {
         try {
-            segment.deleteFiles();
+            renamedForDeletion.addAll(segment.renameForDeletion());
         } catch (IOException e) {
             throw storageError("deleting segment " + segment.logFile(), e);
         }
@@ -1290,6 +1309,7 @@ public final class Log implements Closeable {
             moveLogStartOffset(offset);
         } finally {
             lock.unlock();
+            deleteRenamedFiles();
         }
     }
 
@@ -1311,6 +1331,7 @@ public final class Log implements Closeable {
             moveLogStartOffset(Math.min(offset, highWatermark));
         } finally {
             lock.unlock();
+            deleteRenamedFiles();
         }
     }
 
@@ -1387,6 +1408,7 @@ public final class Log implements Closeable {
             return deletable.size();
         } finally {
             lock.unlock();
+            deleteRenamedFiles();
         }
     }
 
@@ -1402,6 +1424,7 @@ public final class Log implements Closeable {
         }
     }
 
+    /** Under the log lock: takes the segments out and renames their files; the caller calls {@link #deleteRenamedFiles} after unlocking. */
     private void deleteSegments(List<LogSegment> deletable) {
         if (deletable.isEmpty()) {
             return;
@@ -1414,6 +1437,32 @@ public final class Log implements Closeable {
             }
         } finally {
             segmentsLock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Deletes the files {@link #deleteSegment} renamed, without the log's locks, so appends and reads
+     * go on meanwhile. Each deletion passes the {@link StorageFaults} hook as a write; a failure is
+     * the directory's, as Kafka's asynchronous delete treats it (§9): the log goes offline, and
+     * whatever is left renamed is deleted by the next open. A nested call (a full truncation inside
+     * {@link #truncateTo}) leaves the files to the outermost, which runs unlocked.
+     */
+    private void deleteRenamedFiles() {
+        if (lock.isHeldByCurrentThread()) {
+            return;
+        }
+        for (Path file = renamedForDeletion.poll(); file != null; file = renamedForDeletion.poll()) {
+            if (offlineReason != null) {
+                renamedForDeletion.clear();
+                return;
+            }
+            try {
+                fileSync.beforeWrite(file);
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                renamedForDeletion.clear();
+                throw storageError("deleting " + file.getFileName() + ", renamed for deletion", e);
+            }
         }
     }
 

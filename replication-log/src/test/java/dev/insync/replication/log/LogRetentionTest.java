@@ -18,6 +18,7 @@ package dev.insync.replication.log;
 
 import dev.insync.replication.log.epoch.EpochEntry;
 import dev.insync.replication.log.record.RecordBatchBuilder;
+import dev.insync.replication.log.segment.LogSegment;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static dev.insync.replication.log.LogFixtures.TP;
@@ -172,6 +178,108 @@ class LogRetentionTest {
         assertThat(log.logEndOffset()).isEqualTo(3);
         log.appendAsLeader(batchAtTime(2_000, 1), 0);
         assertThat(readOffsets(log, 3)).containsExactly(3L);
+    }
+
+    /** A hook that stops the first deletion of a file renamed for it until {@link #release}; other operations pass. */
+    private static final class HeldDeletion implements StorageFaults {
+        final CountDownLatch reached = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public void beforeOperation(StorageOperation operation) throws IOException {
+            if (operation.file().getFileName().toString().endsWith(LogSegment.DELETED_SUFFIX) && reached.getCount() > 0) {
+                reached.countDown();
+                try {
+                    if (!release.await(30, TimeUnit.SECONDS)) {
+                        throw new IOException("the test never released the deletion");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException(e);
+                }
+            }
+        }
+    }
+
+    private List<Path> filesOf(Path dir, String suffix) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(suffix)).toList();
+        }
+    }
+
+    @Test
+    @DisplayName("LOG-10 retention deletes a segment's files after it released the log's locks: appends and reads"
+            + " go on while a deletion is under way, and no file of the segment is left afterwards")
+    void retentionDeletesFilesOutsideTheLocks() throws Exception {
+        HeldDeletion hook = new HeldDeletion();
+        log = Log.open(tmp.resolve(TP.toString()), TP, smallConfig().withSegmentBytes(300).withRetentionBytes(600), 0, 0,
+                () -> 0L, FileSync.withoutFsync().withFaults(hook));
+        for (int i = 0; i < 20; i++) {
+            log.appendAsLeader(batch("s" + i, 2), 0);
+        }
+        log.updateHighWatermark(log.logEndOffset());
+        long firstBase = log.segmentBaseOffsets().get(0);
+        ExecutorService retention = Executors.newSingleThreadExecutor();
+        try {
+            Future<Integer> deleted = retention.submit(() -> log.deleteOldSegments(0));
+            assertThat(hook.reached.await(10, TimeUnit.SECONDS)).as("the deletion reached the unlink").isTrue();
+            assertThat(log.segmentBaseOffsets()).as("the segment is out of the log before its files go")
+                    .doesNotContain(firstBase);
+
+            // With the deletion held, the log's locks must be free: both calls would wait for them otherwise.
+            ExecutorService other = Executors.newSingleThreadExecutor();
+            try {
+                long leo = other.submit(() -> log.appendAsLeader(batch("during", 2), 0).lastOffset())
+                        .get(10, TimeUnit.SECONDS);
+                assertThat(leo).isEqualTo(41);
+                assertThat(other.submit(() -> readOffsets(log, log.logStartOffset())).get(10, TimeUnit.SECONDS))
+                        .first().isEqualTo(log.logStartOffset());
+            } finally {
+                other.shutdownNow();
+            }
+
+            hook.release.countDown();
+            assertThat(deleted.get(10, TimeUnit.SECONDS)).isPositive();
+        } finally {
+            hook.release.countDown();
+            retention.shutdownNow();
+        }
+        assertThat(filesOf(log.dir(), LogSegment.DELETED_SUFFIX)).isEmpty();
+        assertThat(log.dir().resolve(String.format("%020d.log", firstBase))).doesNotExist();
+        assertThat(log.dir().resolve(String.format("%020d.index", firstBase))).doesNotExist();
+    }
+
+    @Test
+    @DisplayName("LOG-10 a deletion that fails takes the log offline (§9), and the next open deletes what was left"
+            + " renamed, without taking it for a segment")
+    void aFailedDeletionIsTheDirectorysAndTheNextOpenFinishesIt() throws IOException {
+        Path dir = tmp.resolve(TP.toString());
+        StorageFaults failDeletions = operation -> {
+            if (operation.file().getFileName().toString().endsWith(LogSegment.DELETED_SUFFIX)) {
+                throw new IOException("injected: the disk refuses the unlink");
+            }
+        };
+        LogConfig config = smallConfig().withSegmentBytes(300).withRetentionBytes(600);
+        log = Log.open(dir, TP, config, 0, 0, () -> 0L, FileSync.withoutFsync().withFaults(failDeletions));
+        for (int i = 0; i < 20; i++) {
+            log.appendAsLeader(batch("s" + i, 2), 0);
+        }
+        log.updateHighWatermark(log.logEndOffset());
+
+        assertThatThrownBy(() -> log.deleteOldSegments(0))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR))
+                .hasMessageContaining("renamed for deletion");
+        assertThatThrownBy(() -> log.appendAsLeader(batch("after", 1), 0))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR));
+        long start = log.logStartOffset();
+        assertThat(filesOf(dir, LogSegment.DELETED_SUFFIX)).isNotEmpty();
+        log.close();
+
+        log = Log.open(dir, TP, config, 0, start, () -> 0L);
+        assertThat(filesOf(dir, LogSegment.DELETED_SUFFIX)).isEmpty();
+        assertThat(log.segmentBaseOffsets()).first().isEqualTo(start);
+        assertThat(readOffsets(log, start)).first().isEqualTo(start);
+        assertThat(readOffsets(log, start)).last().isEqualTo(39L);
     }
 
     @Test

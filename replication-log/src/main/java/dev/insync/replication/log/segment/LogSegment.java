@@ -26,6 +26,7 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -58,6 +59,11 @@ public final class LogSegment {
     public static final String INDEX_SUFFIX = ".index";
     /** Suffix of the time index. */
     public static final String TIME_INDEX_SUFFIX = ".timeindex";
+    /**
+     * Appended to the name of a segment's file that retention renamed for deletion (Kafka's suffix):
+     * the file is deleted once the log's locks are released, or, after a crash, by the next open.
+     */
+    public static final String DELETED_SUFFIX = ".deleted";
 
     /** Bytes of a batch header needed to walk batches: up to and including lastOffsetDelta. */
     private static final int WALK_HEADER_SIZE = BatchFraming.LAST_OFFSET_DELTA_OFFSET + 4;
@@ -1060,6 +1066,32 @@ public final class LogSegment {
         Files.deleteIfExists(logFile);
         offsetIndex.deleteIfExists();
         timeIndex.deleteIfExists();
+    }
+
+    /**
+     * A deletion under the log's locks (retention, LOG-10; truncation, LOG-6): unmaps and closes the files and renames each that
+     * exists to {@code <name>}{@value #DELETED_SUFFIX}, returning the renamed files for the caller to
+     * delete after it released the locks. A rename is a metadata operation; deleting a large file
+     * frees its page cache (45 ms for 1 GiB on the 2-vCPU VM, 2.7 ms for 64 MiB), which under the
+     * append lock stalled every produce and fetch of the partition, so it is left out of the locks,
+     * as Kafka's asynchronous delete leaves it. The new names can never be a segment's, so a segment
+     * created meanwhile at one of these base offsets is not hit. No read or append of this segment
+     * may run during or after it.
+     */
+    public List<Path> renameForDeletion() throws IOException {
+        releaseMappings();
+        sendChannel.close(); // before the file goes, so a send channel is never opened on another file of its name
+        channel.close();
+        List<Path> renamed = new ArrayList<>(3);
+        for (Path file : List.of(logFile, offsetIndex.file(), timeIndex.file())) {
+            if (Files.exists(file)) {
+                fileSync.beforeWrite(file);
+                Path target = file.resolveSibling(file.getFileName() + DELETED_SUFFIX);
+                Files.move(file, target, StandardCopyOption.REPLACE_EXISTING);
+                renamed.add(target);
+            }
+        }
+        return renamed;
     }
 
     /**
