@@ -237,7 +237,7 @@ public final class Log implements Closeable {
             for (Path file : (Iterable<Path>) files::iterator) {
                 String name = file.getFileName().toString();
                 if (name.endsWith(LogSegment.DELETED_SUFFIX)) {
-                    // Retention renamed it and the process stopped before deleting it: out of the log already.
+                    // A segment deletion renamed it and the process stopped before deleting it: out of the log already.
                     LOG.info("Deleting {} of {}, left from a segment deletion", name, topicPartition);
                     Files.delete(file);
                     continue;
