@@ -58,8 +58,10 @@ import java.util.TreeMap;
  *   <li>INV-3: final logs of a partition are identical from the highest log start on, with one HW.</li>
  *   <li>INV-4: a leader's HW never decreases within its epoch; no HW exceeds its LEO.</li>
  *   <li>INV-5: every produce call completes exactly once, within the deadline it was invoked with.</li>
- *   <li>INV-7: at every sampling instant, every member of a leader's ISR (same incarnation as when the
- *       leader's epoch began) has an LEO at or above the leader's HW.</li>
+ *   <li>INV-7: at every sampling instant, every member of a leader's ISR (same incarnation as when it
+ *       joined the controller's ISR, or when the leader's epoch began) has an LEO at or above the
+ *       leader's HW. A join committed while the member holds no replica is that of the incarnation
+ *       that last held one.</li>
  *   <li>INV-8: epoch caches strictly increase in epoch and start offset; one leader per leader epoch.</li>
  *   <li>LOG-10: a leader's log start never passes its HW.</li>
  *   <li>LOG-8: at the end, every broker's leader-epoch cache describes its final log.</li>
@@ -388,6 +390,8 @@ public final class InvariantChecker {
             // Per partition: every broker that was in the controller's ISR, with its incarnation when it last joined.
             Map<Integer, Map<Integer, Integer>> joinedIsr = new HashMap<>();
             Map<Integer, List<Integer>> controllerIsr = new HashMap<>();
+            // Per (partition, broker): the incarnation of its latest sample that held the partition (running or paused).
+            Map<Long, Integer> lastUpIncarnation = new HashMap<>();
             // Per partition, by time: the leader epoch of the latest unclean election recorded at or
             // before that time. Looked up by an instant's time, not by position in the file: the
             // recorder writes an instant's broker samples before the controller lines of the same
@@ -405,12 +409,17 @@ public final class InvariantChecker {
                     // A member that joined the ISR before it restarted is judged by its old incarnation, even
                     // if the controller (paused, say) learns of the restart only after electing a leader.
                     // Kept once it leaves: a leader's stale view may still list it.
+                    // A member whose replica is not up now (down, or a new process that holds no state for the
+                    // partition yet) cannot have fetched its way in: the leader proposed it for the incarnation
+                    // that last held the replica, and the controller (down meanwhile, say) committed it late.
                     Map<Integer, Integer> joined = joinedIsr.computeIfAbsent(c.partition(), k -> new HashMap<>());
                     Map<Integer, Integer> now = incarnations(current, c.partition());
                     List<Integer> before = controllerIsr.getOrDefault(c.partition(), List.of());
                     for (int b : c.isr()) {
                         if (!before.contains(b) && now.containsKey(b)) {
-                            joined.put(b, now.get(b));
+                            Sample member = current.get(key(c.partition(), b));
+                            Integer lastUp = lastUpIncarnation.get(key(c.partition(), b));
+                            joined.put(b, member.up() || lastUp == null ? now.get(b) : lastUp);
                         }
                     }
                     controllerIsr.put(c.partition(), c.isr());
@@ -424,6 +433,9 @@ public final class InvariantChecker {
                 while (j < events.size() && events.get(j) instanceof Sample s && s.t() == first.t()) {
                     checkOne(s, leaderHw, leaderOfEpoch);
                     current.put(key(s.partition(), s.broker()), s);
+                    if (s.up()) {
+                        lastUpIncarnation.put(key(s.partition(), s.broker()), s.incarnation());
+                    }
                     j++;
                 }
                 checkIsrHoldsHighWatermark(first.t(), current, incarnationsAtEpochStart, joinedIsr, uncleanEpochs);

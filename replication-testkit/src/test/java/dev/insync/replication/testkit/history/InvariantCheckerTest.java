@@ -280,6 +280,36 @@ class InvariantCheckerTest {
         assertThat(invariants(h)).doesNotContain("INV-7");
     }
 
+    @Test
+    @DisplayName("INV-7 an ISR expansion the controller commits while the member's new process holds no replica yet (it"
+            + " lost power after the leader proposed it, the controller was down) is judged by the incarnation that"
+            + " fetched its way in; one committed while that process holds the replica is judged by it (simulation seed"
+            + " 7200072)")
+    void inv7LateExpansionOfARestartedMember() {
+        assertThat(invariants(lateExpansion(HistoryEvent.ABSENT))).doesNotContain("INV-7");
+        assertThat(invariants(lateExpansion(HistoryEvent.RUNNING))).contains("INV-7");
+    }
+
+    /**
+     * Leader 3 (HW 5) proposes broker 2 after its incarnation 1 caught up; 2 loses power and its
+     * incarnation 2 starts ({@code statusAtCommit} at t=300, when the controller commits the
+     * expansion); at t=400 incarnation 2 holds the replica with 2 records and leader 3's stale view
+     * still lists it.
+     */
+    private static History lateExpansion(String statusAtCommit) {
+        History h = healthy();
+        h.add(new Sample(100, 2, 0, 1, HistoryEvent.RUNNING, false, 0, List.of(), 5, 5, 0, List.of()));
+        h.add(new Sample(100, 3, 0, 1, HistoryEvent.RUNNING, true, 0, List.of(3, 2), 5, 5, 0, List.of()));
+        h.add(new Sample(200, 2, 0, 1, HistoryEvent.DOWN, false, -1, List.of(), -1, -1, -1, List.of()));
+        boolean holds = HistoryEvent.RUNNING.equals(statusAtCommit);
+        h.add(new Sample(300, 2, 0, 2, statusAtCommit, false, holds ? 0 : -1, List.of(), holds ? 2 : -1, holds ? 2 : -1,
+                holds ? 0 : -1, List.of()));
+        h.add(new ControllerState(300, 0, 3, 0, 2, List.of(2, 3), List.of(), List.of(), false, false));
+        h.add(new Sample(400, 2, 0, 2, HistoryEvent.RUNNING, false, 0, List.of(), 2, 2, 0, List.of()));
+        finals(h, log("v1", "v2"), log("v1", "v2"), log("v1", "v2"));
+        return h;
+    }
+
     /** Broker 2 is elected at t=100 while broker 3 runs incarnation 1; at t=300 3 runs {@code laterIncarnation}, empty. */
     private static History leaderSampledLate(int laterIncarnation) {
         History h = healthy();
