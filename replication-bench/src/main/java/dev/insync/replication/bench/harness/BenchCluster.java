@@ -25,6 +25,7 @@ import dev.insync.replication.testkit.sim.NodeId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The cluster every replicated measurement runs on: three brokers on real threads in this JVM over
@@ -53,11 +54,24 @@ public final class BenchCluster implements AutoCloseable {
      * @param extra  further broker properties
      */
     public static BenchCluster start(int partitions, boolean fsync, Map<String, Object> extra) {
+        return start(partitions, fsync, extra, Optional.empty());
+    }
+
+    /**
+     * {@link #start(int, boolean, Map)} with brokers whose logs are bounded by {@code retention}
+     * (the throughput scenarios, whose long windows otherwise fill the disk), or Insync's retention
+     * defaults if empty.
+     */
+    public static BenchCluster start(int partitions, boolean fsync, Map<String, Object> extra,
+                                     Optional<LogRetentionBound> retention) {
         InMemoryCluster.Builder builder = InMemoryCluster.builder().brokers(3).realTime()
                 .links(LinkConfig.fixed(0))
                 .fsync(fsync)
-                .config("min.insync.replicas", 2)
-                .config(extra);
+                .config("min.insync.replicas", 2);
+        retention.ifPresent(bound -> builder.config("segment.bytes", bound.segmentBytes())
+                .config("retention.bytes", bound.retentionBytes())
+                .retentionCheckIntervalMs(bound.checkIntervalMs()));
+        builder.config(extra);
         if (fsync) {
             builder.config("flush.messages", 1);
         }

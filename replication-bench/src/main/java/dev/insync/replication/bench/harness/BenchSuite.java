@@ -29,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
 
@@ -205,12 +206,13 @@ public final class BenchSuite {
 
     /**
      * One throughput scenario on a cluster of its own, so that no scenario inherits another's
-     * backlog (after acks=1 the followers may still be catching up) or log size.
+     * backlog (after acks=1 the followers may still be catching up) or log size; its brokers' logs
+     * are bounded by {@link LogRetentionBound#BENCH}, or a long window fills the disk.
      */
     private void scenario(String round, String name, int partitions, boolean fsync, int acks, int maxRecordsPerRequest)
             throws InterruptedException {
         progress.accept(round + "insync " + name);
-        try (BenchCluster cluster = BenchCluster.start(partitions, fsync, Map.of())) {
+        try (BenchCluster cluster = BenchCluster.start(partitions, fsync, Map.of(), Optional.of(LogRetentionBound.BENCH))) {
             throughput(cluster.producer(options.valueBytes(), options.batchBytes(), maxRecordsPerRequest, acks,
                     options.window()), "insync." + name);
         }

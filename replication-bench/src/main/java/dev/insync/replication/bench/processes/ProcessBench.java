@@ -18,6 +18,7 @@ package dev.insync.replication.bench.processes;
 
 import dev.insync.replication.bench.harness.BenchOptions;
 import dev.insync.replication.bench.harness.BenchSuite;
+import dev.insync.replication.bench.harness.LogRetentionBound;
 import dev.insync.replication.bench.harness.Measurements;
 
 import java.nio.file.Files;
@@ -35,7 +36,8 @@ import java.util.function.Consumer;
 /**
  * The {@code processes} section: each repeat starts a fresh cluster of every target in turn
  * (A, B, A, B, ... across repeats, so a slow phase of a shared machine hits each alike), warms it
- * up with unmeasured acks=all load, runs the {@link ProcessWorkload} on it and stops it. Topics have RF {@value #REPLICATION_FACTOR} and
+ * up with unmeasured acks=all load, runs the {@link ProcessWorkload} on it and stops it. Its brokers run
+ * with {@link LogRetentionBound#BENCH}, since each scenario's topic stays. Topics have RF {@value #REPLICATION_FACTOR} and
  * {@code min.insync.replicas} {@value #MIN_INSYNC_REPLICAS}. Metrics are named
  * {@code process.<target>.<scenario>...}; when Insync and a peer ran in the same repeat, that
  * repeat's ratios are added as {@code process.ratio.insync_over_<peer>...}.
@@ -137,7 +139,8 @@ public final class ProcessBench {
             long t0 = System.nanoTime();
             try {
                 Path dir = Files.createDirectories(work.resolve("processes").resolve(name + "-r" + repeat));
-                try (ProcessBenchTarget target = factory.start(dir, settings, step)) {
+                try (ProcessBenchTarget target = factory.start(dir, settings.withRetentionBound(LogRetentionBound.BENCH),
+                        step)) {
                     add(name, values, "cluster_start_s", (System.nanoTime() - t0) / 1e9);
                     out.note(SECTION + "." + name, target.description());
                     measure(target, name, values, step);

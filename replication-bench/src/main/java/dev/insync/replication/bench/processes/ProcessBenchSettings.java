@@ -16,6 +16,8 @@
 
 package dev.insync.replication.bench.processes;
 
+import dev.insync.replication.bench.harness.LogRetentionBound;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -30,13 +32,30 @@ import java.util.Optional;
  *                         output of the dependency plugin's {@code build-classpath}); a target may have a default
  * @param startTimeout     bound for a cluster to start and serve clients
  * @param failoverTimeout  bound for the first acknowledged write after a leader is killed
+ * @param retentionBound   the size retention of the brokers, {@code null} for each target's own defaults
  */
 public record ProcessBenchSettings(List<String> targets, Map<String, Path> serverClassPaths, Duration startTimeout,
-                                   Duration failoverTimeout) {
+                                   Duration failoverTimeout, LogRetentionBound retentionBound) {
 
     public ProcessBenchSettings {
         targets = List.copyOf(targets);
         serverClassPaths = Map.copyOf(serverClassPaths);
+    }
+
+    /** Brokers with each target's own retention defaults. */
+    public ProcessBenchSettings(List<String> targets, Map<String, Path> serverClassPaths, Duration startTimeout,
+                                Duration failoverTimeout) {
+        this(targets, serverClassPaths, startTimeout, failoverTimeout, null);
+    }
+
+    /** The same settings with brokers bounded by {@code bound}. */
+    public ProcessBenchSettings withRetentionBound(LogRetentionBound bound) {
+        return new ProcessBenchSettings(targets, serverClassPaths, startTimeout, failoverTimeout, bound);
+    }
+
+    /** {@link #retentionBound()}, empty for each target's own defaults. */
+    public Optional<LogRetentionBound> retention() {
+        return Optional.ofNullable(retentionBound);
     }
 
     /** Every target found, default class paths, 3 minutes to start, 60 s to fail over. */

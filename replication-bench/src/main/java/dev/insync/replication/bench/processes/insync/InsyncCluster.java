@@ -118,7 +118,8 @@ final class InsyncCluster implements ProcessBenchTarget {
                 String broker = "broker-" + id;
                 nodes.put(broker, config.resolve(broker + ".properties"));
                 nodeIds.put(broker, id);
-                InsyncServerConfig.write(InsyncServerConfig.broker(layout, id, data.resolve(broker), launch.overrides()),
+                InsyncServerConfig.write(InsyncServerConfig.broker(layout, id, data.resolve(broker), launch.retention(),
+                        launch.overrides()),
                         nodes.get(broker));
             }
 

@@ -16,7 +16,7 @@
 
 package dev.insync.replication.bench.processes.insync;
 
-import dev.insync.replication.bench.processes.LogRetentionBound;
+import dev.insync.replication.bench.harness.LogRetentionBound;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -33,7 +34,7 @@ import java.util.stream.Collectors;
  * controller node, the only Raft voter, and brokers, every listener on 127.0.0.1. Everything not
  * set here is Insync's default, which is Kafka's (no fsync per message, {@code broker.session.timeout.ms}
  * 9000, {@code replica.lag.time.max.ms} 30000, 3 network and 8 I/O threads), except the
- * brokers' {@link LogRetentionBound#BENCH}, plus the {@code overrides} a caller gives.
+ * brokers' {@link LogRetentionBound} when the bench gives one, plus the {@code overrides} a caller gives.
  */
 final class InsyncServerConfig {
 
@@ -66,11 +67,12 @@ final class InsyncServerConfig {
         return p;
     }
 
-    /** A broker's properties. */
-    static Map<String, String> broker(Layout layout, int brokerId, Path logDir, Map<String, String> overrides) {
+    /** A broker's properties, with {@code retention} if given, else Insync's retention defaults. */
+    static Map<String, String> broker(Layout layout, int brokerId, Path logDir, Optional<LogRetentionBound> retention,
+                                      Map<String, String> overrides) {
         Map<String, String> p = common(layout, brokerId, "broker", layout.brokerPorts().get(brokerId));
         p.put("log.dirs", logDir.toString());
-        p.putAll(retention(LogRetentionBound.BENCH));
+        retention.ifPresent(bound -> p.putAll(retention(bound)));
         p.putAll(overrides);
         return p;
     }

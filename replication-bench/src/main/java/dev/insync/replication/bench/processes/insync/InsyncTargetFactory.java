@@ -16,7 +16,7 @@
 
 package dev.insync.replication.bench.processes.insync;
 
-import dev.insync.replication.bench.processes.LogRetentionBound;
+import dev.insync.replication.bench.harness.LogRetentionBound;
 import dev.insync.replication.bench.processes.ProcessBenchSettings;
 import dev.insync.replication.bench.processes.ProcessBenchTarget;
 import dev.insync.replication.bench.processes.ProcessBenchTargetFactory;
@@ -80,15 +80,15 @@ public final class InsyncTargetFactory implements ProcessBenchTargetFactory {
 
     /** How the cluster's processes are started, and what the report says about it. */
     record Launch(String classPath, String classPathSource, List<String> jvmOptions, Map<String, String> overrides,
-                  int clientBufferBytes) {
+                  int clientBufferBytes, Optional<LogRetentionBound> retention) {
 
         String description() {
             return "Insync " + version() + " (insync broker --config, " + classPathSource + "): 1 controller node and "
                     + InsyncCluster.BROKER_IDS.size() + " brokers, each its own JVM (" + String.join(" ", jvmOptions)
                     + ", Kafka's processes' heap and GC), Insync's defaults, which are Kafka's (so no fsync per message,"
                     + " broker.session.timeout.ms 9000, replica.lag.time.max.ms 30000, 3 network and 8 I/O threads)"
-                    + " except the bench's bound on the disk a run fills, "
-                    + new TreeMap<>(InsyncServerConfig.retention(LogRetentionBound.BENCH))
+                    + retention.map(b -> " except the bench's bound on the disk a run fills, "
+                    + new TreeMap<>(InsyncServerConfig.retention(b))).orElse("")
                     + (overrides.isEmpty() ? "" : ", but " + new TreeMap<>(overrides))
                     + "; client InsyncClient with the Kafka client's acks, batch.size, linger.ms and"
                     + " max.in.flight.requests.per.connection, buffer.memory " + clientBufferBytes
@@ -111,7 +111,7 @@ public final class InsyncTargetFactory implements ProcessBenchTargetFactory {
         Optional<Path> file = settings.serverClassPath(NAME);
         if (file.isEmpty()) {
             return new Launch(System.getProperty("java.class.path"), "the bench's own class path", jvmOptions, overrides,
-                    clientBufferBytes);
+                    clientBufferBytes, settings.retention());
         }
         if (!Files.isRegularFile(file.get())) {
             throw new IOException("Insync's server class path file " + file.get() + " does not exist");
@@ -120,7 +120,8 @@ public final class InsyncTargetFactory implements ProcessBenchTargetFactory {
         if (classPath.isEmpty()) {
             throw new IOException("Insync's server class path file " + file.get() + " is empty");
         }
-        return new Launch(classPath, "class path from " + file.get(), jvmOptions, overrides, clientBufferBytes);
+        return new Launch(classPath, "class path from " + file.get(), jvmOptions, overrides, clientBufferBytes,
+                settings.retention());
     }
 
     /** The version {@code insync --version} prints, from the CLI's version resource. */

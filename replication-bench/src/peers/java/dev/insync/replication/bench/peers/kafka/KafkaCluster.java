@@ -18,6 +18,7 @@ package dev.insync.replication.bench.peers.kafka;
 
 import dev.insync.replication.testkit.internal.Directories;
 
+import dev.insync.replication.bench.harness.LogRetentionBound;
 import dev.insync.replication.bench.processes.BenchClient;
 import dev.insync.replication.bench.processes.BenchClientSettings;
 import dev.insync.replication.bench.processes.ProcessBenchTarget;
@@ -44,6 +45,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -79,9 +81,12 @@ final class KafkaCluster implements ProcessBenchTarget {
     private final Map<Integer, JvmProcess> brokers;
     private final String bootstrapServers;
     private final Admin admin;
+    /** The broker settings that are not Kafka's defaults, for the description. */
+    private final Map<String, String> nonDefaults;
 
     private KafkaCluster(String version, ProcessGroup group, Path dataDir, Map<Integer, JvmProcess> brokers,
-                         String bootstrapServers, Admin admin) {
+                         String bootstrapServers, Admin admin, Map<String, String> nonDefaults) {
+        this.nonDefaults = Map.copyOf(nonDefaults);
         this.version = version;
         this.group = group;
         this.dataDir = dataDir;
@@ -95,8 +100,9 @@ final class KafkaCluster implements ProcessBenchTarget {
      * registered with the controller, within {@code timeout}; on any failure every process started
      * is killed before the exception leaves.
      */
-    static KafkaCluster start(String classPath, String version, Path dir, Duration timeout, Consumer<String> progress)
-            throws Exception {
+    static KafkaCluster start(String classPath, String version, Path dir, Duration timeout,
+                              Optional<LogRetentionBound> retention, Consumer<String> progress) throws Exception {
+        Map<String, String> nonDefaults = KafkaServerConfig.nonDefaults(retention);
         long deadline = System.nanoTime() + timeout.toNanos();
         ProcessGroup group = ProcessGroup.open(dir.resolve("logs"));
         if (!group.reapedLeftovers().isEmpty()) {
@@ -124,7 +130,7 @@ final class KafkaCluster implements ProcessBenchTarget {
                 nodes.put(broker, config.resolve(broker + ".properties"));
                 nodePorts.put(broker, ports.get(1 + i));
                 KafkaServerConfig.write(KafkaServerConfig.broker(BROKER_IDS.get(i), voters, ports.get(1 + i),
-                        data.resolve(broker)), nodes.get(broker));
+                        data.resolve(broker), nonDefaults), nodes.get(broker));
             }
             String log4jOption = "-Dlog4j2.configurationFile=" + log4j;
 
@@ -162,7 +168,7 @@ final class KafkaCluster implements ProcessBenchTarget {
                     AdminClientConfig.CLIENT_ID_CONFIG, "insync-bench-admin"));
             progress.accept("waiting for " + BROKER_IDS.size() + " registered brokers");
             awaitBrokers(admin, servers.values(), deadline);
-            return new KafkaCluster(version, group, data, brokers, bootstrap, admin);
+            return new KafkaCluster(version, group, data, brokers, bootstrap, admin, nonDefaults);
         } catch (Exception | Error e) {
             if (admin != null) {
                 admin.close(CLOSE_TIMEOUT);
@@ -214,7 +220,7 @@ final class KafkaCluster implements ProcessBenchTarget {
     public String description() {
         return "Apache Kafka " + version + " (kafka_2.13), KRaft: 1 controller and " + BROKER_IDS.size()
                 + " brokers, each its own JVM (" + String.join(" ", SERVER_JVM_OPTIONS) + ", as kafka-server-start.sh), "
-                + "Kafka's defaults but " + new TreeMap<>(KafkaServerConfig.NON_DEFAULTS) + " (so no fsync per message,"
+                + "Kafka's defaults but " + new TreeMap<>(nonDefaults) + " (so no fsync per message,"
                 + " broker.session.timeout.ms 9000, replica.lag.time.max.ms 30000, 3 network and 8 I/O threads);"
                 + " client " + clientJar()
                 + ", enable.idempotence=false, compression none";

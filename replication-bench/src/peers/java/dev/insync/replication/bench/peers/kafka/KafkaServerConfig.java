@@ -16,7 +16,7 @@
 
 package dev.insync.replication.bench.peers.kafka;
 
-import dev.insync.replication.bench.processes.LogRetentionBound;
+import dev.insync.replication.bench.harness.LogRetentionBound;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -24,13 +24,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 
 /**
  * The {@code server.properties} of the Kafka 4.4 processes the bench starts: KRaft with a static
  * quorum of one controller ({@code controller.quorum.voters}), brokers listening on 127.0.0.1.
- * Everything not set here is Kafka's default; {@link #NON_DEFAULTS} lists what the bench sets
+ * Everything not set here is Kafka's default; {@link #nonDefaults} lists what the bench sets
  * beyond addresses and directories, so the report can say it.
  */
 final class KafkaServerConfig {
@@ -38,21 +39,26 @@ final class KafkaServerConfig {
     static final String CONTROLLER_LISTENER = "CONTROLLER";
     static final String BROKER_LISTENER = "PLAINTEXT";
 
-    /** The settings that are not Kafka's defaults and not addresses, ids or directories. */
-    static final Map<String, String> NON_DEFAULTS = nonDefaults(LogRetentionBound.BENCH);
 
     private KafkaServerConfig() {
     }
 
-    private static Map<String, String> nonDefaults(LogRetentionBound bound) {
-        return Map.of(
-                // The bench creates its topics with their RF and min.insync.replicas; a typo must not create another.
-                "auto.create.topics.enable", "false",
-                "log.segment.bytes", Integer.toString(bound.segmentBytes()),
-                "log.retention.bytes", Long.toString(bound.retentionBytes()),
-                "log.retention.check.interval.ms", Long.toString(bound.checkIntervalMs()),
-                // Insync deletes a segment's files at once; Kafka's default keeps them another minute.
-                "log.segment.delete.delay.ms", "0");
+    /**
+     * The broker settings that are not Kafka's defaults and not addresses, ids or directories:
+     * {@code retention} under Kafka's names, if given.
+     */
+    static Map<String, String> nonDefaults(Optional<LogRetentionBound> retention) {
+        Map<String, String> p = new TreeMap<>();
+        // The bench creates its topics with their RF and min.insync.replicas; a typo must not create another.
+        p.put("auto.create.topics.enable", "false");
+        retention.ifPresent(bound -> {
+            p.put("log.segment.bytes", Integer.toString(bound.segmentBytes()));
+            p.put("log.retention.bytes", Long.toString(bound.retentionBytes()));
+            p.put("log.retention.check.interval.ms", Long.toString(bound.checkIntervalMs()));
+            // Insync deletes a segment's files at once; Kafka's default keeps them another minute.
+            p.put("log.segment.delete.delay.ms", "0");
+        });
+        return p;
     }
 
     /** The controller's properties: node {@code nodeId}, the only voter. */
@@ -62,14 +68,14 @@ final class KafkaServerConfig {
         return p;
     }
 
-    /** A broker's properties. */
-    static Map<String, String> broker(int nodeId, String voters, int port, Path logDir) {
+    /** A broker's properties, with {@code nonDefaults} ({@link #nonDefaults}). */
+    static Map<String, String> broker(int nodeId, String voters, int port, Path logDir, Map<String, String> nonDefaults) {
         Map<String, String> p = common("broker", nodeId, voters, logDir);
         String listener = BROKER_LISTENER + "://127.0.0.1:" + port;
         p.put("listeners", listener);
         p.put("advertised.listeners", listener);
         p.put("inter.broker.listener.name", BROKER_LISTENER);
-        p.putAll(NON_DEFAULTS);
+        p.putAll(nonDefaults);
         return p;
     }
 

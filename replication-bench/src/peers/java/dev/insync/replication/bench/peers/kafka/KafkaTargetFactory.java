@@ -56,7 +56,8 @@ public final class KafkaTargetFactory implements ProcessBenchTargetFactory {
         if (!jar.find()) {
             throw new IllegalArgumentException(file + " holds no kafka_2.13 jar: not Kafka's server class path");
         }
-        return KafkaCluster.start(classPath, jar.group(1), workDir, settings.startTimeout(), progress);
+        return KafkaCluster.start(classPath, jar.group(1), workDir, settings.startTimeout(), settings.retention(),
+                progress);
     }
 
     /** The given file, else the default one (from the working directory, then from this module's build directory). */

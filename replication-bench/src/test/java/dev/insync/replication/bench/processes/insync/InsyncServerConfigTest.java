@@ -16,19 +16,21 @@
 
 package dev.insync.replication.bench.processes.insync;
 
-import dev.insync.replication.bench.processes.LogRetentionBound;
+import dev.insync.replication.bench.harness.LogRetentionBound;
 import dev.insync.replication.broker.BrokerConfig;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The bench's brokers parse their properties as {@code insync broker} does: a misspelt name would
- * only be logged as ignored, and the bound on the disk a run fills would silently be gone.
+ * only be logged as ignored, and the bound on the disk a run fills would silently be gone; without
+ * a bound (the scale measurements) nothing of Insync's retention defaults changes.
  */
 class InsyncServerConfigTest {
 
@@ -37,10 +39,10 @@ class InsyncServerConfigTest {
 
     @Test
     void aBenchBrokerRunsRetentionWithinTheBenchBound() {
-        BrokerConfig config = BrokerConfig.fromProperties(
-                InsyncServerConfig.broker(LAYOUT, 2, Path.of("/tmp/insync-bench-broker-2"), Map.of()));
-
         LogRetentionBound bound = LogRetentionBound.BENCH;
+        BrokerConfig config = BrokerConfig.fromProperties(InsyncServerConfig.broker(LAYOUT, 2,
+                Path.of("/tmp/insync-bench-broker-2"), Optional.of(bound), Map.of()));
+
         assertThat(config.ignoredProperties()).doesNotContainAnyElementsOf(InsyncServerConfig.retention(bound).keySet());
         assertThat(config.logRetentionCheckIntervalMs()).isEqualTo(bound.checkIntervalMs());
         assertThat(config.replication().logConfig().segmentBytes()).isEqualTo(bound.segmentBytes());
@@ -48,9 +50,19 @@ class InsyncServerConfigTest {
     }
 
     @Test
+    void withoutABoundABrokerKeepsInsyncsRetentionDefaults() {
+        BrokerConfig config = BrokerConfig.fromProperties(InsyncServerConfig.broker(LAYOUT, 3,
+                Path.of("/tmp/insync-bench-broker-3"), Optional.empty(), Map.of()));
+        BrokerConfig defaults = BrokerConfig.fromProperties(Map.of("node.id", "3", "log.dirs", "/tmp/insync-bench-broker-3"));
+
+        assertThat(config.logRetentionCheckIntervalMs()).isEqualTo(defaults.logRetentionCheckIntervalMs());
+        assertThat(config.replication().logConfig()).isEqualTo(defaults.replication().logConfig());
+    }
+
+    @Test
     void aCallersOverridesComeLast() {
         BrokerConfig config = BrokerConfig.fromProperties(InsyncServerConfig.broker(LAYOUT, 1,
-                Path.of("/tmp/insync-bench-broker-1"), Map.of("retention.bytes", "-1")));
+                Path.of("/tmp/insync-bench-broker-1"), Optional.of(LogRetentionBound.BENCH), Map.of("retention.bytes", "-1")));
 
         assertThat(config.replication().logConfig().retentionBytes()).isEqualTo(-1);
     }

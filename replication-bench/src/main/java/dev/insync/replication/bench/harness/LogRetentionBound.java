@@ -14,17 +14,19 @@
  * limitations under the License.
  */
 
-package dev.insync.replication.bench.processes;
+package dev.insync.replication.bench.harness;
 
 /**
- * The size retention every target's brokers run with, so that the disk a run needs is bounded by
- * its topics, not by its length: each scenario's topic stays until the cluster stops, and at a few
- * hundred MB/s replicated a long window ({@code --seconds 40}) filled the disk, after which the
- * brokers' log directories failed, as designed, and the scenarios measured failures. Every replica
- * keeps at most about {@code retentionBytes + segmentBytes} plus what arrives within one
- * {@code checkIntervalMs}. Both targets get the same values under their own names, and the
- * targets' descriptions say them; they are not Kafka's defaults (1 GiB segments, no size bound,
- * a check every 5 minutes, deleted files kept a minute).
+ * The size retention the throughput measurements run their brokers with, so that the disk a run
+ * needs is bounded by its topics, not by its length. Without it, a long window ({@code --seconds 40})
+ * wrote 41 GB in one in-JVM scenario, and in the process bench, whose scenarios' topics stay until
+ * the cluster stops, filled an 80 GB disk: the brokers' log directories failed, as designed, and the
+ * later scenarios measured failures. Every replica keeps at most about
+ * {@code retentionBytes + segmentBytes} plus what arrives within one {@code checkIntervalMs}. Each
+ * target gets the same values under its own names, and the report says them; they are not Kafka's
+ * defaults (1 GiB segments, no size bound, a check every 5 minutes, deleted files kept a minute). The
+ * scale measurements run without it: a check every few seconds over tens of thousands of logs is
+ * CPU the idle reading would count.
  *
  * @param segmentBytes    {@code segment.bytes}: small enough that retention can delete whole segments often
  * @param retentionBytes  {@code retention.bytes} of every partition
