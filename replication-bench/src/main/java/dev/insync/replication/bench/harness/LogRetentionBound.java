@@ -19,7 +19,7 @@ package dev.insync.replication.bench.harness;
 /**
  * The size retention the throughput measurements run their brokers with, so that the disk a run
  * needs is bounded by its topics, not by its length. Without it, a long window ({@code --seconds 40})
- * wrote 41 GB in one in-JVM scenario, and in the process bench, whose scenarios' topics stay until
+ * wrote 62 GB in one in-JVM scenario, and in the process bench, whose scenarios' topics stay until
  * the cluster stops, filled an 80 GB disk: the brokers' log directories failed, as designed, and the
  * later scenarios measured failures. Every replica keeps at most about
  * {@code retentionBytes + segmentBytes} plus what arrives within one {@code checkIntervalMs}. Each
