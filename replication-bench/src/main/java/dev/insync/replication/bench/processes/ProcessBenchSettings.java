@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -32,30 +33,26 @@ import java.util.Optional;
  *                         output of the dependency plugin's {@code build-classpath}); a target may have a default
  * @param startTimeout     bound for a cluster to start and serve clients
  * @param failoverTimeout  bound for the first acknowledged write after a leader is killed
- * @param retentionBound   the size retention of the brokers, {@code null} for each target's own defaults
+ * @param retention        the size retention of the brokers, empty for each target's own defaults
  */
 public record ProcessBenchSettings(List<String> targets, Map<String, Path> serverClassPaths, Duration startTimeout,
-                                   Duration failoverTimeout, LogRetentionBound retentionBound) {
+                                   Duration failoverTimeout, Optional<LogRetentionBound> retention) {
 
     public ProcessBenchSettings {
         targets = List.copyOf(targets);
         serverClassPaths = Map.copyOf(serverClassPaths);
+        Objects.requireNonNull(retention, "retention");
     }
 
     /** Brokers with each target's own retention defaults. */
     public ProcessBenchSettings(List<String> targets, Map<String, Path> serverClassPaths, Duration startTimeout,
                                 Duration failoverTimeout) {
-        this(targets, serverClassPaths, startTimeout, failoverTimeout, null);
+        this(targets, serverClassPaths, startTimeout, failoverTimeout, Optional.empty());
     }
 
     /** The same settings with brokers bounded by {@code bound}. */
     public ProcessBenchSettings withRetentionBound(LogRetentionBound bound) {
-        return new ProcessBenchSettings(targets, serverClassPaths, startTimeout, failoverTimeout, bound);
-    }
-
-    /** {@link #retentionBound()}, empty for each target's own defaults. */
-    public Optional<LogRetentionBound> retention() {
-        return Optional.ofNullable(retentionBound);
+        return new ProcessBenchSettings(targets, serverClassPaths, startTimeout, failoverTimeout, Optional.of(bound));
     }
 
     /** Every target found, default class paths, 3 minutes to start, 60 s to fail over. */
