@@ -33,8 +33,9 @@ import java.util.stream.Collectors;
  * The properties files of the Insync processes the bench starts (docs/operations.md): one
  * controller node, the only Raft voter, and brokers, every listener on 127.0.0.1. Everything not
  * set here is Insync's default, which is Kafka's (no fsync per message, {@code broker.session.timeout.ms}
- * 9000, {@code replica.lag.time.max.ms} 30000, 3 network and 8 I/O threads), except the
- * brokers' {@link LogRetentionBound} when the bench gives one, plus the {@code overrides} a caller gives.
+ * 9000, {@code replica.lag.time.max.ms} 30000, 8 I/O threads) except {@code num.network.threads}
+ * (half the processors, where Kafka's is 3), plus the brokers' {@link LogRetentionBound} when the
+ * bench gives one and the {@code overrides} a caller gives.
  */
 final class InsyncServerConfig {
 

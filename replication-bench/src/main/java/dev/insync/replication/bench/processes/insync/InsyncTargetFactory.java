@@ -23,6 +23,8 @@ import dev.insync.replication.bench.processes.ProcessBenchTargetFactory;
 import dev.insync.replication.bench.processes.ServerJvmOptions;
 import dev.insync.replication.cli.InsyncCli;
 
+import dev.insync.replication.netty.config.NetworkConfig;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -86,8 +88,9 @@ public final class InsyncTargetFactory implements ProcessBenchTargetFactory {
             return "Insync " + version() + " (insync broker --config, " + classPathSource + "): 1 controller node and "
                     + InsyncCluster.BROKER_IDS.size() + " brokers, each its own JVM (" + String.join(" ", jvmOptions)
                     + ", Kafka's processes' heap and GC), Insync's defaults, which are Kafka's (so no fsync per message,"
-                    + " broker.session.timeout.ms 9000, replica.lag.time.max.ms 30000, 3 network and 8 I/O threads)"
-                    + retention.map(b -> " except the bench's bound on the disk a run fills, "
+                    + " broker.session.timeout.ms 9000, replica.lag.time.max.ms 30000, 8 I/O threads), but "
+                    + "num.network.threads " + NetworkConfig.defaultNumNetworkThreads() + " (half the processors; Kafka's is 3)"
+                    + retention.map(b -> ", and the bench's bound on the disk a run fills, "
                     + new TreeMap<>(InsyncServerConfig.retention(b))).orElse("")
                     + (overrides.isEmpty() ? "" : ", but " + new TreeMap<>(overrides))
                     + "; client InsyncClient with the Kafka client's acks, batch.size, linger.ms and"
