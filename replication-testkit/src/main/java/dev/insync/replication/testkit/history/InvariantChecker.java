@@ -52,7 +52,8 @@ import java.util.TreeMap;
  *       min ISR ≥ 2 protected from then on and that no later unclean election of their partition
  *       could have taken away ("then" is the produce call's invocation, or the invocation of the
  *       poll that returned the record: a poll sent before an unclean election may be answered late
- *       by a deposed leader that has not heard of it). Offsets below a final log's start were removed by retention (whose
+ *       by a deposed leader that has not heard of it; and an acknowledgement in a leader epoch below
+ *       an unclean election's, which a deposed leader gives after it). Offsets below a final log's start were removed by retention (whose
  *       bound is LOG-10's check). INV-2 also needs every record a consumer was given to be in the
  *       history: each poll starts where the previous one left the consumer.</li>
  *   <li>INV-3: final logs of a partition are identical from the highest log start on, with one HW.</li>
@@ -108,10 +109,8 @@ public final class InvariantChecker {
          * consumer's cached, deposed leader): when the controller last deposed that broker.
          */
         private final Map<Long, Long> pollsToDeposed = new HashMap<>();
-        /** Per partition: times at which the controller's state shows an unclean election. */
-        private final Map<Integer, List<Long>> uncleanElections = new HashMap<>();
-        /** Per partition: the leader epoch of its latest unclean election. */
-        private final Map<Integer, Integer> lastUncleanEpoch = new HashMap<>();
+        /** Per partition: the unclean elections the controller's state shows, in history order. */
+        private final Map<Integer, List<UncleanElection>> uncleanElections = new HashMap<>();
         private final Map<Integer, List<Final>> finals = new TreeMap<>();
         private final Map<Integer, ControllerState> lastController = new TreeMap<>();
         private final Set<Integer> excusedPartitions = new HashSet<>();
@@ -143,7 +142,8 @@ public final class InvariantChecker {
                     }
                     lastController.put(c.partition(), c);
                     if (c.unclean()) {
-                        uncleanElections.computeIfAbsent(c.partition(), k -> new ArrayList<>()).add(c.t());
+                        uncleanElections.computeIfAbsent(c.partition(), k -> new ArrayList<>())
+                                .add(new UncleanElection(c.t(), c.leaderEpoch()));
                     }
                 } else if (e instanceof Final f) {
                     finals.computeIfAbsent(f.partition(), k -> new ArrayList<>()).add(f);
@@ -172,11 +172,11 @@ public final class InvariantChecker {
             for (HistoryEvent e : events) {
                 if (e instanceof ProduceOk ok) {
                     ProduceInvoke inv = invokes.get(ok.id());
-                    if (inv != null && "all".equals(inv.acks()) && protectedFrom(inv.t(), inv.partition())) {
+                    if (inv != null && "all".equals(inv.acks()) && protectedFrom(inv.t(), inv.partition(), ok.epoch())) {
                         requireKept("INV-1", ok.t(), inv.partition(), ok.offset(), inv.value(),
                                 "acks=all record id " + ok.id());
                     }
-                } else if (e instanceof Consume c && protectedFrom(readAt(c), c.partition())) {
+                } else if (e instanceof Consume c && protectedFrom(readAt(c), c.partition(), Integer.MAX_VALUE)) {
                     requireKept("INV-2", c.t(), c.partition(), c.offset(), c.value(),
                             "record consumed by " + c.client() + " (poll " + c.poll() + ")");
                 }
@@ -201,10 +201,15 @@ public final class InvariantChecker {
 
         /**
          * Whether min ISR ≥ 2 held from {@code t} to the end and no unclean election of the partition
-         * happened at or after {@code t}. (An unclean election before {@code t} does not excuse: the
-         * leader it made is the partition's legitimate history from then on.)
+         * could take the record away: none happened at or after {@code t}, and none made a leader
+         * epoch above {@code epoch}, the one the record was written in. An unclean election before
+         * {@code t} of an epoch at or below the record's does not excuse: the leader it made is the
+         * partition's legitimate history from then on. One of a higher epoch does, whenever it
+         * happened: a deposed leader that has not heard of it (cut off from the controller with its
+         * followers, say) still acknowledges in its old epoch, and those records are exactly what the
+         * unclean leader's log may lack.
          */
-        private boolean protectedFrom(long t, int partition) {
+        private boolean protectedFrom(long t, int partition, int epoch) {
             Config inForce = null;
             for (Config c : configs) {
                 if (c.t() <= t) {
@@ -216,8 +221,8 @@ public final class InvariantChecker {
             if (inForce == null || inForce.minIsr() < 2) {
                 return false;
             }
-            for (long u : uncleanElections.getOrDefault(partition, List.of())) {
-                if (u >= t) {
+            for (UncleanElection u : uncleanElections.getOrDefault(partition, List.of())) {
+                if (u.t() >= t || u.leaderEpoch() > epoch) {
                     return false;
                 }
             }
@@ -247,6 +252,10 @@ public final class InvariantChecker {
                             + " in broker " + f.broker() + "'s final log"));
                 }
             }
+        }
+
+        /** An unclean election the controller committed: when the history saw it, and the leader epoch it made. */
+        private record UncleanElection(long t, int leaderEpoch) {
         }
 
         private static LogEntry entryAt(Final f, long offset) {
