@@ -21,10 +21,12 @@ import dev.insync.replication.log.record.Records;
 import dev.insync.replication.log.segment.FileRecords;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -50,22 +52,26 @@ class LogFileRecordsPropertiesTest {
         int transferChanged;
     }
 
+    /** JUnit deletes it after the test: each example's log lives in a directory under it. */
+    @TempDir
+    Path examples;
+
     @Test
     @DisplayName("LOG-3 NET-3 file slices equal heap reads for any bounds, and a held slice never yields other bytes after truncation, retention or reopen")
     void fileSlicesEqualHeapReadsAndNeverChangeUnderneath() {
         Outcomes outcomes = new Outcomes();
         qt().withExamples(80).forAll(LogModelPropertiesTest.actions(), longs().all())
-                .checkAssert((actions, seed) -> run(actions, new Random(seed), outcomes));
+                .checkAssert((actions, seed) -> run(examples, actions, new Random(seed), outcomes));
         assertThat(outcomes.sameBytes).isPositive();
         assertThat(outcomes.refused).isPositive();
         assertThat(outcomes.transferSame).isPositive();
         assertThat(outcomes.transferChanged).isPositive();
     }
 
-    private static void run(List<LogModelPropertiesTest.Action> actions, Random r, Outcomes outcomes) {
+    private static void run(Path examples, List<LogModelPropertiesTest.Action> actions, Random r, Outcomes outcomes) {
         LogModelPropertiesTest.State state;
         try {
-            state = new LogModelPropertiesTest.State(Files.createTempDirectory("log-file-records-")
+            state = new LogModelPropertiesTest.State(Files.createTempDirectory(examples, "log-file-records-")
                     .resolve("model-0"));
         } catch (IOException e) {
             throw new AssertionError(e);

@@ -22,6 +22,7 @@ import dev.insync.replication.log.record.RecordBatch;
 import dev.insync.replication.log.record.RecordBatchBuilder;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.quicktheories.api.Pair;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
@@ -312,20 +313,24 @@ class LogModelPropertiesTest {
         return ActionSequences.of(any, lengths, 1);
     }
 
+    /** JUnit deletes it after the test: each example's log lives in a directory under it. */
+    @TempDir
+    Path examples;
+
     @Test
     @DisplayName("LOG-2 LOG-3 LOG-4 LOG-6 LOG-7 LOG-10 any interleaving of appends, truncations, rolls, reopens and retention matches a model")
     void log2_3_4_6_7_10_anyInterleavingMatchesTheModel() {
         // 102: the two boundary tries that QuickTheories adds run one action each, so 100 run all 25.
-        qt().withExamples(102).forAll(actions()).checkAssert(LogModelPropertiesTest::run);
+        qt().withExamples(102).forAll(actions()).checkAssert(actions -> run(examples, actions));
     }
 
-    private static void run(List<Action> actions) {
+    private static void run(Path examples, List<Action> actions) {
         // Reopening here is a clean close, not a power loss, so forcing to disk proves nothing and
         // would dominate the run time (each fsync is 10-70 ms on a loaded machine): the logs are
         // opened without fsync (FileSync.withoutFsync()).
         State state;
         try {
-            state = new State(Files.createTempDirectory("log-model-").resolve(TP.toString()));
+            state = new State(Files.createTempDirectory(examples, "log-model-").resolve(TP.toString()));
         } catch (IOException e) {
             throw new AssertionError(e);
         }
