@@ -126,7 +126,22 @@ public final class BenchSuite {
             progress.accept("controller operations and metadata propagation");
             new ControllerBench(options, out, progress).run(work.resolve("controller"));
         }
+        removeIfEmpty(work);
         return out;
+    }
+
+    /**
+     * Sections that start servers leave their logs (and the controller section its Raft logs) under
+     * {@code work}, for a look after the run; a run that left nothing leaves no empty directory.
+     */
+    private void removeIfEmpty(Path work) {
+        try {
+            Files.deleteIfExists(work);
+        } catch (java.nio.file.DirectoryNotEmptyException e) {
+            progress.accept("files the sections left (servers' logs) are in " + work);
+        } catch (java.io.IOException e) {
+            progress.accept("could not remove " + work + ": " + e);
+        }
     }
 
     /** Peers on the classpath; one whose own dependencies are missing is noted and skipped. */

@@ -28,6 +28,7 @@ import dev.insync.replication.netty.client.ProduceFailedException;
 import dev.insync.replication.netty.client.RecordMetadata;
 import dev.insync.replication.testkit.cluster.ProduceOutcome;
 import dev.insync.replication.testkit.history.HistoryEvent.LogEntry;
+import dev.insync.replication.testkit.internal.Directories;
 import dev.insync.replication.testkit.internal.ScenarioRecord;
 import dev.insync.replication.testkit.process.ProcessCluster;
 import dev.insync.replication.testkit.scenario.ScenarioAbortedException;
@@ -44,7 +45,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +59,6 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 /**
  * One run of a seed experiment on real processes: a {@link ProcessCluster} (one controller, brokers 1, 2, 3
@@ -162,7 +161,11 @@ final class ProcessScenarioRun implements AutoCloseable {
             cluster.close();
         }
         if (result.passed() && settings.dataDir().isEmpty()) {
-            deleteRecursively(dir);
+            try {
+                Directories.deleteRecursively(dir);
+            } catch (UncheckedIOException e) {
+                // a temporary directory left behind is harmless
+            }
         }
         return result;
     }
@@ -482,13 +485,5 @@ final class ProcessScenarioRun implements AutoCloseable {
 
     static String seconds(long ms) {
         return ms % 1000 == 0 ? (ms / 1000) + "s" : ms + " ms";
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a temporary directory left behind is harmless
-        }
     }
 }
