@@ -540,6 +540,7 @@ public final class InsyncClient implements AutoCloseable {
         Map<TopicPartition, MemoryRecords> records = new LinkedHashMap<>();
         for (Batch b : batches) {
             b.attempts++;
+            b.sentLeaderEpoch = routedLeaderEpoch(b.topicPartition);
             records.put(b.topicPartition, b.records());
             inFlightBatches.add(b);
         }
@@ -624,6 +625,12 @@ public final class InsyncClient implements AutoCloseable {
         return metadata.leaderOf(tp);
     }
 
+    /** The leader epoch of {@code tp}'s route, or {@link RecordAccumulator#NO_LEADER_EPOCH} if it has no route to a leader. */
+    private int routedLeaderEpoch(TopicPartition tp) {
+        PartitionRegistration route = metadata.route(tp);
+        return route == null || route.leader() < 0 ? RecordAccumulator.NO_LEADER_EPOCH : route.leaderEpoch();
+    }
+
     private void staleMetadata(List<Batch> batches) {
         for (Batch b : batches) {
             metadata.forget(b.topicPartition);
@@ -693,6 +700,10 @@ public final class InsyncClient implements AutoCloseable {
             failMetadataWaiters(error);
         } else {
             Set<TopicPartition> stale = applyMetadata(response);
+            int readied = accumulator.retryNowOnNewerLeader(now(), this::routedLeaderEpoch);
+            if (readied > 0) {
+                LOG.debug("{} batch(es) in retry backoff go now: their partitions have leaders in newer epochs", readied);
+            }
             List<CompletableFuture<Void>> waiters = new ArrayList<>(metadataWaiters);
             metadataWaiters.clear();
             waiters.forEach(w -> w.complete(null));

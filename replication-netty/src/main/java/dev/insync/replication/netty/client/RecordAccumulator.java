@@ -80,6 +80,11 @@ final class RecordAccumulator {
         int estimatedBytes = RecordBatch.HEADER_SIZE;
         int attempts;
         long retryAtMs;
+        /**
+         * The leader epoch of the route it was last sent by, or {@link #NO_LEADER_EPOCH}: a route in a
+         * newer epoch ends its retry backoff ({@link #retryNowOnNewerLeader}).
+         */
+        int sentLeaderEpoch = NO_LEADER_EPOCH;
         /** {@code buffer.memory} bytes its records hold until they have their outcome ({@link #takeReservedBytes}). */
         private long reservedBytes;
         /**
@@ -338,6 +343,40 @@ final class RecordAccumulator {
         if (!placed) {
             queue.addLast(batch);
         }
+    }
+
+    /** What a batch's {@code sentLeaderEpoch} is before its first send, and what an unrouted partition's epoch reads. */
+    static final int NO_LEADER_EPOCH = -1;
+
+    /**
+     * Makes every batch waiting out its retry backoff ready at {@code nowMs} if its partition is now
+     * routed in a newer leader epoch than the one it was sent by: the backoff spares a leader that
+     * refused or could not be reached, and a new leader is another broker (Kafka's producer skips the
+     * backoff when a batch's leader changed, KIP-951). Called when Metadata changed the routes.
+     *
+     * @param leaderEpochOf the epoch of a partition's route, {@link #NO_LEADER_EPOCH} if none
+     * @return how many batches it made ready
+     */
+    synchronized int retryNowOnNewerLeader(long nowMs, ToIntFunction<TopicPartition> leaderEpochOf) {
+        int readied = 0;
+        for (Map.Entry<TopicPartition, ArrayDeque<Batch>> e : partitions.entrySet()) {
+            int epoch = NO_LEADER_EPOCH;
+            boolean looked = false;
+            for (Batch b : e.getValue()) {
+                if (b.attempts == 0 || b.retryAtMs <= nowMs) {
+                    continue;
+                }
+                if (!looked) {
+                    epoch = leaderEpochOf.applyAsInt(e.getKey());
+                    looked = true;
+                }
+                if (epoch > b.sentLeaderEpoch) {
+                    b.retryAtMs = nowMs;
+                    readied++;
+                }
+            }
+        }
+        return readied;
     }
 
     /**

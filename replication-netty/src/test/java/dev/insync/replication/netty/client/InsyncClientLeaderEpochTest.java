@@ -154,6 +154,41 @@ class InsyncClientLeaderEpochTest {
     }
 
     @Test
+    @DisplayName("KIP-951 PRO-5: a batch refused by the epoch-5 leader is resent as soon as Metadata names a leader in epoch 6,"
+            + " not after its retry.backoff.ms; the new leader's answer completes it")
+    void newerLeaderEndsTheRetryBackoff() throws Exception {
+        long backoffMs = 4_000;
+        broker1.view = leads(2, 5);
+        broker2.view = leads(2, 5);
+        long builtNs = System.nanoTime();
+        client = InsyncClient.builder(Map.of("bootstrap.servers", "127.0.0.1:" + broker2.address.getPort(),
+                "linger.ms", 0, "retry.backoff.ms", backoffMs, "retry.backoff.max.ms", backoffMs,
+                "request.timeout.ms", 30_000, "delivery.timeout.ms", 60_000)).build();
+        CompletableFuture<RecordMetadata> f = client.send(TP, null, "v".getBytes());
+        ProduceCall first = broker2.call(ProduceCall.class, 0);
+        // The refusal asks for Metadata, which the client asks at most once per retry.backoff.ms: refused
+        // once that long has passed since the bootstrap answer, the refresh goes at once and only the
+        // batch's own backoff is left to skip. This waits for time to pass, not for another thread.
+        long heldMs = backoffMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - builtNs);
+        if (heldMs > 0) {
+            Thread.sleep(heldMs);
+        }
+        broker1.view = leads(1, 6);
+        broker2.view = leads(1, 6);
+        long refusedNs = System.nanoTime();
+        first.answer().complete(Map.of(TP, ProduceResult.failed(Errors.NOT_LEADER_OR_FOLLOWER)));
+
+        ProduceCall resent = broker1.call(ProduceCall.class, 0);
+        long resentAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - refusedNs);
+        assertThat(resentAfterMs).as("resent to the epoch-6 leader before the %d ms backoff ended", backoffMs)
+                .isLessThan(backoffMs / 2);
+        assertThat(resent.entries().get(TP)).as("the same batch").isEqualTo(first.entries().get(TP));
+        resent.answer().complete(Map.of(TP, new ProduceResult(Errors.NONE, 7L, -1L, 6)));
+        assertThat(f.get(WAIT_MS, TimeUnit.MILLISECONDS)).isEqualTo(new RecordMetadata(TP, 7L, 6));
+        assertThat(broker2.produces()).as("no second produce to the old leader").isEqualTo(1);
+    }
+
+    @Test
     @DisplayName("KIP-320 PRO-5: after FENCED_LEADER_EPOCH from the epoch-5 leader, a stale broker's answer (itself leader in"
             + " epoch 4) is not used; the client asks again and resends to the epoch-5 leader; the stale broker gets no produce")
     void staleLeaderIsNotUsedForProduce() throws Exception {

@@ -165,6 +165,34 @@ class RecordAccumulatorTest {
     }
 
     @Test
+    @DisplayName("KIP-951 a batch in retry backoff goes at once when its partition is routed in a newer leader epoch; the same"
+            + " epoch or no route leaves it waiting out its backoff; it keeps its place before the partition's newer batch")
+    void newerLeaderEndsTheRetryBackoff() {
+        RecordAccumulator acc = new RecordAccumulator(10, 60_000);
+        acc.append(A, record(1), 0);
+        acc.append(B, record(1), 0);
+        acc.append(A, record(1), 0); // A's second batch: never sent, lingers
+        acc.beginFlush();
+        List<Batch> sent = acc.drainReady(0, tp -> true);
+        for (Batch b : sent) {
+            b.attempts++;
+            b.sentLeaderEpoch = 4;
+            acc.reenqueue(b, 100);
+        }
+        Batch retriedA = sent.get(0);
+        Batch retriedB = sent.get(1);
+
+        assertThat(acc.retryNowOnNewerLeader(10, tp -> 4)).as("the same epoch: the leader that refused").isZero();
+        assertThat(acc.retryNowOnNewerLeader(10, tp -> RecordAccumulator.NO_LEADER_EPOCH)).as("no route").isZero();
+        assertThat(acc.drainReady(10, tp -> true)).as("nothing ready before the backoff ends").isEmpty();
+
+        assertThat(acc.retryNowOnNewerLeader(10, tp -> tp.equals(A) ? 5 : 4)).isEqualTo(1);
+        assertThat(acc.drainReady(10, tp -> true)).as("A's retry goes at 10, not at 100; B's waits").containsExactly(retriedA);
+        assertThat(acc.nextDeadlineMs(10, 120_000)).as("B's retry still waits for its backoff").isEqualTo(100);
+        assertThat(acc.drainReady(100, tp -> true)).hasSize(2).contains(retriedB).doesNotContain(retriedA);
+    }
+
+    @Test
     @DisplayName("delivery.timeout.ms: batches created at or before the cut-off are removed for failing, younger ones stay")
     void expire() {
         RecordAccumulator acc = new RecordAccumulator(10, 60_000);
