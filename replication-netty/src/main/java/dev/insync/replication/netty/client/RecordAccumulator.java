@@ -360,17 +360,9 @@ final class RecordAccumulator {
     synchronized int retryNowOnNewerLeader(long nowMs, ToIntFunction<TopicPartition> leaderEpochOf) {
         int readied = 0;
         for (Map.Entry<TopicPartition, ArrayDeque<Batch>> e : partitions.entrySet()) {
-            int epoch = NO_LEADER_EPOCH;
-            boolean looked = false;
+            int epoch = leaderEpochOf.applyAsInt(e.getKey());
             for (Batch b : e.getValue()) {
-                if (b.attempts == 0 || b.retryAtMs <= nowMs) {
-                    continue;
-                }
-                if (!looked) {
-                    epoch = leaderEpochOf.applyAsInt(e.getKey());
-                    looked = true;
-                }
-                if (epoch > b.sentLeaderEpoch) {
+                if (b.attempts > 0 && b.retryAtMs > nowMs && epoch > b.sentLeaderEpoch) {
                     b.retryAtMs = nowMs;
                     readied++;
                 }
