@@ -109,6 +109,9 @@ public final class ChaosRun {
     /** The process cluster of a chaos run: short timeouts, so fencing, elections and ISR changes happen within seconds. */
     public static ProcessCluster.Builder clusterBuilder(Path dir) {
         return ProcessCluster.builder(dir.resolve("cluster"))
+                // Node logs with wall-clock milliseconds, so a window in the report can be read against them.
+                .addJvmOptions("-Dorg.slf4j.simpleLogger.showDateTime=true",
+                        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS")
                 .property("broker.session.timeout.ms", 3000)
                 .property("broker.heartbeat.interval.ms", 300)
                 .property("num.network.threads", 1)
@@ -124,7 +127,8 @@ public final class ChaosRun {
         settings.pidDirectory().ifPresent(builder::pidDirectory);
         try (ProcessCluster cluster = builder.start();
              InsyncClient admin = client(cluster, "watcher")) {
-            log.println("chaos: cluster ready: brokers " + cluster.brokerIds() + ", controllers " + cluster.controllerIds());
+            log.println("chaos: cluster ready at t=" + recorder.now() + " ms (" + java.time.LocalTime.now() + " local time): brokers "
+                    + cluster.brokerIds() + ", controllers " + cluster.controllerIds());
             log.flush();
             recordSettings();
             List<PartitionRegistration> placed = admin.createTopic(TOPIC, settings.partitions(), REPLICATION_FACTOR,

@@ -374,7 +374,12 @@ public final class QuorumControllerChannel implements ControllerChannel, Metadat
 
     private void learnActive(OptionalInt node) {
         if (!node.equals(active)) {
-            log.debug("Active controller now {}", node.isPresent() ? node.getAsInt() : "unknown");
+            // As Kafka's broker logs a new KRaft controller: rare, and what a fencing is read against.
+            if (node.isPresent()) {
+                log.info("Active controller now {} (was {})", node.getAsInt(), active.isPresent() ? active.getAsInt() : "unknown");
+            } else {
+                log.debug("Active controller now unknown");
+            }
             active = node;
             activeMirror = node;
         }

@@ -534,6 +534,14 @@ public final class ProcessCluster implements AutoCloseable {
             return this;
         }
 
+        /** Appends to the nodes' JVM options, keeping those set so far (such as the defaults). */
+        public Builder addJvmOptions(String... options) {
+            List<String> all = new ArrayList<>(jvmOptions);
+            all.addAll(List.of(options));
+            this.jvmOptions = List.copyOf(all);
+            return this;
+        }
+
         /** How long a node may take to print its readiness line (default 60 s). */
         public Builder readyTimeout(Duration timeout) {
             this.readyTimeout = timeout;
