@@ -86,6 +86,14 @@ class ChaosCommandTest {
         assertThat(faults).containsKeys(KINDS.toArray(String[]::new));
         assertThat(faults.values().stream().mapToLong(v -> (Long) v).sum()).isGreaterThanOrEqualTo(5);
 
+        // The nodes' logs stay in --dir, their lines stamped with the wall clock, so that a window of the report can be
+        // read against them; each broker logged the active controller its channel found.
+        assertThat(err.toString()).contains("chaos: cluster ready at t=");
+        for (int broker = 1; broker <= 4; broker++) {
+            assertThat(Files.readAllLines(dir.resolve("work/cluster/logs/broker-" + broker + ".log")))
+                    .anyMatch(l -> l.matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO Active controller now \\d+ .*"));
+        }
+
         // The file alone, read back, is judged clean by the simulator's checker.
         History recorded = History.parse(Files.readString(history.resolve("chaos-" + SEED + ".jsonl")));
         assertThat(new InvariantChecker().violations(recorded)).isEmpty();
