@@ -49,6 +49,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -127,7 +128,7 @@ public final class ChaosRun {
         settings.pidDirectory().ifPresent(builder::pidDirectory);
         try (ProcessCluster cluster = builder.start();
              InsyncClient admin = client(cluster, "watcher")) {
-            log.println("chaos: cluster ready at t=" + recorder.now() + " ms (" + java.time.LocalTime.now() + " local time): brokers "
+            log.println("chaos: cluster ready at t=" + recorder.now() + " ms (" + LocalTime.now() + " local time): brokers "
                     + cluster.brokerIds() + ", controllers " + cluster.controllerIds());
             log.flush();
             recordSettings();
