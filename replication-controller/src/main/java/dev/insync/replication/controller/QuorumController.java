@@ -253,6 +253,11 @@ public final class QuorumController implements ControllerApi, AutoCloseable {
     }
 
     @Override
+    public CompletionStage<Void> deleteTopic(String topic) {
+        return write(a -> ReplicationControl.deleteTopic(a.speculative, topic));
+    }
+
+    @Override
     public CompletionStage<Void> alterTopicConfig(AlterTopicConfigRequest request) {
         return write(a -> ReplicationControl.alterTopicConfig(a.speculative, request));
     }

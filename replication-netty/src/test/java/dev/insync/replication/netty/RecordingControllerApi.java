@@ -85,6 +85,11 @@ public final class RecordingControllerApi implements ControllerApi {
     }
 
     @Override
+    public CompletionStage<Void> deleteTopic(String topic) {
+        return record((short) 20, topic, null);
+    }
+
+    @Override
     public CompletionStage<Void> alterTopicConfig(AlterTopicConfigRequest request) {
         return record((short) 44, request, null);
     }

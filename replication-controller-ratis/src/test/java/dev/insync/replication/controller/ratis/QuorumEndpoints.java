@@ -91,6 +91,11 @@ final class QuorumEndpoints {
         }
 
         @Override
+        public CompletionStage<Void> deleteTopic(String topic) {
+            return call(api -> api.deleteTopic(topic));
+        }
+
+        @Override
         public CompletionStage<Void> alterTopicConfig(AlterTopicConfigRequest request) {
             return call(api -> api.alterTopicConfig(request));
         }

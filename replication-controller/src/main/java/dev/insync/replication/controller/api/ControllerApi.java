@@ -52,6 +52,12 @@ public interface ControllerApi {
     /** Admin: creates a topic; answered with its partitions. */
     CompletionStage<List<PartitionRegistration>> createTopic(CreateTopicRequest request);
 
+    /**
+     * Admin: deletes a topic, its configs and its partitions; brokers then delete their replicas.
+     * Fails with {@code UNKNOWN_TOPIC_OR_PARTITION} for an unknown topic.
+     */
+    CompletionStage<Void> deleteTopic(String topic);
+
     /** Admin: changes a topic config at run time. */
     CompletionStage<Void> alterTopicConfig(AlterTopicConfigRequest request);
 

@@ -24,6 +24,7 @@ import dev.insync.replication.controller.record.LeaderRecoveryState;
 import dev.insync.replication.controller.record.PartitionChangeRecord;
 import dev.insync.replication.controller.record.PartitionRecord;
 import dev.insync.replication.controller.record.ReplicasOfflineRecord;
+import dev.insync.replication.controller.record.RemoveTopicRecord;
 import dev.insync.replication.controller.record.TopicRecord;
 import dev.insync.replication.controller.state.BrokerEntry;
 import dev.insync.replication.controller.state.ChangeSet;
@@ -294,12 +295,31 @@ public final class ReplicationControl {
             }
         }
         ChangeSet changes = new ChangeSet(view);
-        changes.append(new TopicRecord(topic, assignment.size()));
+        changes.append(new TopicRecord(topic, assignment.size(), TopicRecord.idFor(topic, changes.nextOffset())));
         configRecords.forEach(changes::append);
         partitionRecords.forEach(changes::append);
         log.info("Created topic {} with {} partitions, configs {}", topic, assignment.size(), configs);
         List<PartitionRegistration> created = partitionRecords.stream().map(PartitionRecord::toRegistration).toList();
         return new ControllerResult<>(changes.records(), created);
+    }
+
+    /**
+     * Deletes a topic (Kafka's DeleteTopics in KRaft): one {@link RemoveTopicRecord}, after which the
+     * topic, its configs and its partitions are gone and brokers delete their replicas. Its
+     * AlterPartition proposals are answered {@code UNKNOWN_TOPIC_OR_PARTITION} from then on; a topic
+     * created later under the name has another id, so no broker serves the old log as the new one.
+     *
+     * @throws ApiException {@code UNKNOWN_TOPIC_OR_PARTITION} for an unknown topic
+     */
+    public static ControllerResult<Void> deleteTopic(ControllerView view, String topic) {
+        TopicEntry entry = view.topic(topic);
+        if (entry == null) {
+            throw new ApiException(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Unknown topic " + topic);
+        }
+        ChangeSet changes = new ChangeSet(view);
+        changes.append(new RemoveTopicRecord(topic, entry.topicId()));
+        log.info("Deleted topic {} (id {})", topic, entry.topicId());
+        return new ControllerResult<>(changes.records(), null);
     }
 
     /**

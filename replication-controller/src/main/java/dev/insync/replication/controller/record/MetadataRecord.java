@@ -25,7 +25,8 @@ package dev.insync.replication.controller.record;
  */
 public sealed interface MetadataRecord
         permits RegisterBrokerRecord, FenceBrokerRecord, UnfenceBrokerRecord, BrokerShutdownRecord,
-        ReplicasOfflineRecord, TopicRecord, PartitionRecord, PartitionChangeRecord, ConfigRecord {
+        ReplicasOfflineRecord, TopicRecord, PartitionRecord, PartitionChangeRecord, ConfigRecord,
+        RemoveTopicRecord {
 
     /** The record's type, which fixes its encoding. */
     MetadataRecordType type();

@@ -29,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 import java.util.zip.CRC32C;
 
 /**
@@ -200,6 +201,8 @@ public final class MetadataRecordSerde {
                 TopicRecord r = (TopicRecord) record;
                 out.string(r.name());
                 out.int32(r.partitionCount());
+                // Version 1: the topic id.
+                out.uuid(r.topicId());
             }
             case PARTITION -> {
                 PartitionRecord r = (PartitionRecord) record;
@@ -231,6 +234,11 @@ public final class MetadataRecordSerde {
                 out.string(r.topic());
                 out.string(r.name());
                 out.string(r.value());
+            }
+            case REMOVE_TOPIC -> {
+                RemoveTopicRecord r = (RemoveTopicRecord) record;
+                out.string(r.name());
+                out.uuid(r.topicId());
             }
             default -> throw new IllegalStateException("No encoding for " + record.type());
         }
@@ -265,7 +273,11 @@ public final class MetadataRecordSerde {
                 }
                 yield new ReplicasOfflineRecord(brokerId, epoch, partitions);
             }
-            case TOPIC -> new TopicRecord(in.string(), in.int32());
+            case TOPIC -> {
+                String name = in.string();
+                int partitionCount = in.int32();
+                yield version >= 1 ? new TopicRecord(name, partitionCount, in.uuid()) : new TopicRecord(name, partitionCount);
+            }
             case PARTITION -> {
                 TopicPartition tp = new TopicPartition(in.string(), in.int32());
                 List<Integer> replicas = in.ints();
@@ -290,6 +302,7 @@ public final class MetadataRecordSerde {
                 yield new PartitionChangeRecord(tp, leader, leaderEpoch, partitionEpoch, isr, elr, lastKnownElr, recovery);
             }
             case CONFIG -> new ConfigRecord(in.string(), in.string(), in.string());
+            case REMOVE_TOPIC -> new RemoveTopicRecord(in.string(), in.uuid());
         };
     }
 
@@ -360,6 +373,11 @@ public final class MetadataRecordSerde {
             int16(values.size());
             values.forEach(this::int32);
         }
+
+        void uuid(UUID id) {
+            int64(id.getMostSignificantBits());
+            int64(id.getLeastSignificantBits());
+        }
     }
 
     /** Bounded reads from a record body; underflow surfaces as {@link BufferUnderflowException}. */
@@ -388,6 +406,10 @@ public final class MetadataRecordSerde {
 
         long int64() {
             return in.getLong();
+        }
+
+        UUID uuid() {
+            return new UUID(in.getLong(), in.getLong());
         }
 
         /** A count of at most {@code max} elements, each at least {@code minElementBytes} long. */

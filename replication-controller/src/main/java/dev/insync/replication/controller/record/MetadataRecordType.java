@@ -28,10 +28,11 @@ public enum MetadataRecordType {
     UNFENCE_BROKER(3, 0),
     BROKER_SHUTDOWN(4, 0),
     REPLICAS_OFFLINE(5, 0),
-    TOPIC(6, 0),
+    TOPIC(6, 1), // 1: the topic id
     PARTITION(7, 0),
     PARTITION_CHANGE(8, 0),
-    CONFIG(9, 0);
+    CONFIG(9, 0),
+    REMOVE_TOPIC(10, 0);
 
     private static final MetadataRecordType[] BY_ID = new MetadataRecordType[16];
 

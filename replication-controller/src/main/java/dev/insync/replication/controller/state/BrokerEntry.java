@@ -89,4 +89,9 @@ public record BrokerEntry(int brokerId, long brokerEpoch, long previousBrokerEpo
         return new BrokerEntry(brokerId, brokerEpoch, previousBrokerEpoch, uncleanRestart, fenced, inControlledShutdown,
                 everUnfenced, List.copyOf(all), endpoints);
     }
+
+    BrokerEntry withoutOfflineReplicasOf(String topic) {
+        return new BrokerEntry(brokerId, brokerEpoch, previousBrokerEpoch, uncleanRestart, fenced, inControlledShutdown,
+                everUnfenced, offlineReplicas.stream().filter(tp -> !tp.topic().equals(topic)).toList(), endpoints);
+    }
 }

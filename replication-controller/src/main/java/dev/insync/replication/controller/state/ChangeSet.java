@@ -23,10 +23,12 @@ import dev.insync.replication.log.TopicPartition;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -42,6 +44,9 @@ public final class ChangeSet implements ControllerView {
     private final Map<Integer, BrokerEntry> brokers = new HashMap<>();
     private final LinkedHashMap<String, TopicEntry> topics = new LinkedHashMap<>();
     private final LinkedHashMap<TopicPartition, PartitionRegistration> partitions = new LinkedHashMap<>();
+    /** Topics and partitions of the base that a record removed (one created again is in the maps above too). */
+    private final Set<String> removedTopics = new HashSet<>();
+    private final Set<TopicPartition> removedPartitions = new HashSet<>();
     private final List<MetadataRecord> records = new ArrayList<>();
 
     private final RecordApplier.Target target = new RecordApplier.Target() {
@@ -58,6 +63,17 @@ public final class ChangeSet implements ControllerView {
         @Override
         public void putPartition(PartitionRegistration partition) {
             partitions.put(partition.topicPartition(), partition);
+        }
+
+        @Override
+        public void removeTopic(TopicEntry topic) {
+            topics.remove(topic.name());
+            removedTopics.add(topic.name());
+            for (int p = 0; p < topic.partitionCount(); p++) {
+                TopicPartition tp = new TopicPartition(topic.name(), p);
+                partitions.remove(tp);
+                removedPartitions.add(tp);
+            }
         }
 
         @Override
@@ -146,16 +162,21 @@ public final class ChangeSet implements ControllerView {
     @Override
     public TopicEntry topic(String name) {
         TopicEntry changed = topics.get(name);
-        return changed != null ? changed : base.topic(name);
+        if (changed != null) {
+            return changed;
+        }
+        return removedTopics.contains(name) ? null : base.topic(name);
     }
 
     @Override
     public Collection<TopicEntry> topics() {
-        if (topics.isEmpty()) {
+        if (topics.isEmpty() && removedTopics.isEmpty()) {
             return base.topics();
         }
+        // In replay's order: a changed topic keeps its place, one removed and created again comes last.
         LinkedHashMap<String, TopicEntry> all = new LinkedHashMap<>();
         base.topics().forEach(t -> all.put(t.name(), t));
+        removedTopics.forEach(all::remove);
         all.putAll(topics);
         return all.values();
     }
@@ -163,16 +184,20 @@ public final class ChangeSet implements ControllerView {
     @Override
     public PartitionRegistration partition(TopicPartition tp) {
         PartitionRegistration changed = partitions.get(tp);
-        return changed != null ? changed : base.partition(tp);
+        if (changed != null) {
+            return changed;
+        }
+        return removedPartitions.contains(tp) ? null : base.partition(tp);
     }
 
     @Override
     public Collection<PartitionRegistration> partitions() {
-        if (partitions.isEmpty()) {
+        if (partitions.isEmpty() && removedPartitions.isEmpty()) {
             return base.partitions();
         }
         LinkedHashMap<TopicPartition, PartitionRegistration> all = new LinkedHashMap<>();
         base.partitions().forEach(p -> all.put(p.topicPartition(), p));
+        removedPartitions.forEach(all::remove);
         all.putAll(partitions);
         return all.values();
     }

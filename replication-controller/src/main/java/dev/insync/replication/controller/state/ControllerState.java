@@ -25,6 +25,7 @@ import dev.insync.replication.controller.record.MetadataRecord;
 import dev.insync.replication.controller.record.PartitionChangeRecord;
 import dev.insync.replication.controller.record.PartitionRecord;
 import dev.insync.replication.controller.record.RegisterBrokerRecord;
+import dev.insync.replication.controller.record.RemoveTopicRecord;
 import dev.insync.replication.controller.record.ReplicasOfflineRecord;
 import dev.insync.replication.controller.record.TopicRecord;
 import dev.insync.replication.controller.record.UnfenceBrokerRecord;
@@ -44,6 +45,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
@@ -78,6 +80,14 @@ public final class ControllerState implements ControllerView {
         @Override
         public void putPartition(PartitionRegistration partition) {
             partitions.put(partition.topicPartition(), partition);
+        }
+
+        @Override
+        public void removeTopic(TopicEntry topic) {
+            topics.remove(topic.name());
+            for (int p = 0; p < topic.partitionCount(); p++) {
+                partitions.remove(new TopicPartition(topic.name(), p));
+            }
         }
 
         @Override
@@ -153,8 +163,10 @@ public final class ControllerState implements ControllerView {
         Map<TopicPartition, Boolean> touchedPartitions = new LinkedHashMap<>();
         Map<String, Integer> minIsr = new LinkedHashMap<>();
         Set<String> createdTopics = new LinkedHashSet<>();
+        Set<TopicPartition> deleted = new LinkedHashSet<>();
         long offset = batch.baseOffset();
         for (MetadataRecord record : batch.records()) {
+            TopicEntry removed = record instanceof RemoveTopicRecord r ? topics.get(r.name()) : null;
             replay(offset++, record);
             switch (record.type()) {
                 case REGISTER_BROKER -> touchedBrokers.put(((RegisterBrokerRecord) record).brokerId(), true);
@@ -163,6 +175,15 @@ public final class ControllerState implements ControllerView {
                 case BROKER_SHUTDOWN -> touchedBrokers.put(((BrokerShutdownRecord) record).brokerId(), true);
                 case REPLICAS_OFFLINE -> touchedBrokers.put(((ReplicasOfflineRecord) record).brokerId(), true);
                 case TOPIC -> createdTopics.add(((TopicRecord) record).name());
+                case REMOVE_TOPIC -> {
+                    createdTopics.remove(removed.name());
+                    minIsr.remove(removed.name());
+                    for (int p = 0; p < removed.partitionCount(); p++) {
+                        TopicPartition tp = new TopicPartition(removed.name(), p);
+                        touchedPartitions.remove(tp);
+                        deleted.add(tp);
+                    }
+                }
                 case PARTITION -> touchedPartitions.put(((PartitionRecord) record).topicPartition(), true);
                 case PARTITION_CHANGE -> touchedPartitions.put(((PartitionChangeRecord) record).topicPartition(), true);
                 case CONFIG -> {
@@ -187,7 +208,11 @@ public final class ControllerState implements ControllerView {
         touchedBrokers.keySet().forEach(id -> changedBrokers.add(brokers.get(id).registration()));
         List<PartitionRegistration> changedPartitions = new ArrayList<>();
         touchedPartitions.keySet().forEach(tp -> changedPartitions.add(partitions.get(tp)));
-        return new MetadataDelta(batch.lastOffset(), changedBrokers, changedPartitions, List.of(), minIsr);
+        deleted.removeAll(touchedPartitions.keySet()); // deleted, then created again in the same batch
+        Map<String, UUID> topicIds = new LinkedHashMap<>();
+        createdTopics.forEach(topic -> topicIds.put(topic, topics.get(topic).topicId()));
+        return new MetadataDelta(batch.lastOffset(), changedBrokers, changedPartitions, List.copyOf(deleted), minIsr,
+                topicIds);
     }
 
     // ----------------------------------------------------------------------------------- snapshots
@@ -219,7 +244,7 @@ public final class ControllerState implements ControllerView {
             }
         }
         for (TopicEntry t : topics.values()) {
-            records.add(new TopicRecord(t.name(), t.partitionCount()));
+            records.add(new TopicRecord(t.name(), t.partitionCount(), t.topicId()));
             records.add(ConfigRecord.minInsyncReplicas(t.name(), t.minInsyncReplicas()));
             records.add(ConfigRecord.uncleanLeaderElection(t.name(), t.uncleanLeaderElection()));
             for (int p = 0; p < t.partitionCount(); p++) {
@@ -262,9 +287,13 @@ public final class ControllerState implements ControllerView {
     public MetadataImage image() {
         requireUsable();
         Map<String, Integer> minIsr = new LinkedHashMap<>();
-        topics.values().forEach(t -> minIsr.put(t.name(), t.minInsyncReplicas()));
+        Map<String, UUID> topicIds = new LinkedHashMap<>();
+        topics.values().forEach(t -> {
+            minIsr.put(t.name(), t.minInsyncReplicas());
+            topicIds.put(t.name(), t.topicId());
+        });
         return new MetadataImage(lastOffset, brokers.values().stream().map(BrokerEntry::registration).toList(),
-                List.copyOf(partitions.values()), minIsr);
+                List.copyOf(partitions.values()), minIsr, topicIds);
     }
 
     // ----------------------------------------------------------------------------------- views

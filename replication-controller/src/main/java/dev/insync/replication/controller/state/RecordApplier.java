@@ -23,6 +23,7 @@ import dev.insync.replication.controller.record.MetadataRecord;
 import dev.insync.replication.controller.record.PartitionChangeRecord;
 import dev.insync.replication.controller.record.PartitionRecord;
 import dev.insync.replication.controller.record.RegisterBrokerRecord;
+import dev.insync.replication.controller.record.RemoveTopicRecord;
 import dev.insync.replication.controller.record.ReplicasOfflineRecord;
 import dev.insync.replication.controller.record.TopicRecord;
 import dev.insync.replication.controller.record.UnfenceBrokerRecord;
@@ -47,6 +48,9 @@ final class RecordApplier {
         void putTopic(TopicEntry topic);
 
         void putPartition(PartitionRegistration partition);
+
+        /** Removes the topic and every partition of it. */
+        void removeTopic(TopicEntry topic);
     }
 
     private RecordApplier() {
@@ -102,7 +106,25 @@ final class RecordApplier {
                 if (target.topic(r.name()) != null) {
                     throw new IllegalArgumentException("Topic " + r.name() + " already exists");
                 }
-                target.putTopic(TopicEntry.created(r.name(), r.partitionCount()));
+                target.putTopic(TopicEntry.created(r.name(), r.partitionCount(), r.topicId()));
+            }
+            case REMOVE_TOPIC -> {
+                RemoveTopicRecord r = (RemoveTopicRecord) record;
+                TopicEntry topic = target.topic(r.name());
+                if (topic == null) {
+                    throw new IllegalArgumentException("Removal of unknown topic " + r.name());
+                }
+                if (!topic.topicId().equals(r.topicId())) {
+                    throw new IllegalArgumentException("Removal of topic " + r.name() + " with id " + r.topicId()
+                            + ", but its id is " + topic.topicId());
+                }
+                // A broker's offline replica of a deleted partition is gone with it: a later topic of the name starts afresh.
+                for (BrokerEntry broker : List.copyOf(target.brokers())) {
+                    if (broker.offlineReplicas().stream().anyMatch(tp -> tp.topic().equals(r.name()))) {
+                        target.putBroker(broker.withoutOfflineReplicasOf(r.name()));
+                    }
+                }
+                target.removeTopic(topic);
             }
             case CONFIG -> {
                 ConfigRecord r = (ConfigRecord) record;

@@ -18,6 +18,8 @@ package dev.insync.replication.controller.state;
 
 import dev.insync.replication.core.config.TopicConfigs;
 
+import java.util.UUID;
+
 /**
  * The controller's state of one topic.
  *
@@ -25,20 +27,22 @@ import dev.insync.replication.core.config.TopicConfigs;
  * @param partitionCount         number of partitions
  * @param minInsyncReplicas      {@code min.insync.replicas}
  * @param uncleanLeaderElection  {@code unclean.leader.election.enable}
+ * @param topicId                the id of this incarnation of the name (Kafka's topic id)
  */
-public record TopicEntry(String name, int partitionCount, int minInsyncReplicas, boolean uncleanLeaderElection) {
+public record TopicEntry(String name, int partitionCount, int minInsyncReplicas, boolean uncleanLeaderElection,
+                         UUID topicId) {
 
     /** Kafka's defaults until the creation batch's config records are replayed. */
-    static TopicEntry created(String name, int partitionCount) {
-        return new TopicEntry(name, partitionCount, 1, false);
+    static TopicEntry created(String name, int partitionCount, UUID topicId) {
+        return new TopicEntry(name, partitionCount, 1, false, topicId);
     }
 
     TopicEntry withMinInsyncReplicas(int value) {
-        return new TopicEntry(name, partitionCount, value, uncleanLeaderElection);
+        return new TopicEntry(name, partitionCount, value, uncleanLeaderElection, topicId);
     }
 
     TopicEntry withUncleanLeaderElection(boolean value) {
-        return new TopicEntry(name, partitionCount, minInsyncReplicas, value);
+        return new TopicEntry(name, partitionCount, minInsyncReplicas, value, topicId);
     }
 
     /** HW-2 / ISR-7: the one formula, {@link TopicConfigs#effectiveMinIsr}. */

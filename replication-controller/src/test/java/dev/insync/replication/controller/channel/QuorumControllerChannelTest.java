@@ -122,6 +122,11 @@ class QuorumControllerChannelTest {
         }
 
         @Override
+        public CompletionStage<Void> deleteTopic(String topic) {
+            return next("delete");
+        }
+
+        @Override
         public CompletionStage<Void> alterTopicConfig(AlterTopicConfigRequest request) {
             return next("config");
         }

@@ -147,6 +147,26 @@ class MetadataRecordSerdeTest {
     }
 
     @Test
+    @DisplayName("CTL-2 TopicRecord v1 carries the topic id; v0 (no id) reads as the name's legacy id; the zero id is refused")
+    void topicRecordVersions() {
+        TopicRecord record = new TopicRecord("orders", 12, TopicRecord.idFor("orders", 41));
+        byte[] v1 = MetadataRecordSerde.encode(record);
+        assertThat(v1[9]).as("version byte").isEqualTo(MetadataRecordType.TOPIC.latestVersion()).isEqualTo((byte) 1);
+        assertThat(MetadataRecordSerde.decode(v1, 41)).isEqualTo(record);
+        byte[] v0Body = Arrays.copyOfRange(v1, 10, v1.length - 16);
+        assertThat(MetadataRecordSerde.decode(frame(MetadataRecordType.TOPIC.id(), 0, v0Body), 41))
+                .isEqualTo(new TopicRecord("orders", 12, TopicRecord.legacyId("orders")));
+        assertThat(TopicRecord.idFor("orders", 41)).isNotEqualTo(TopicRecord.idFor("orders", 42))
+                .isNotEqualTo(TopicRecord.legacyId("orders"));
+        byte[] zero = v1.clone();
+        Arrays.fill(zero, v1.length - 16, v1.length, (byte) 0);
+        byte[] zeroBody = Arrays.copyOfRange(zero, 10, zero.length);
+        assertThatThrownBy(() -> MetadataRecordSerde.decode(frame(MetadataRecordType.TOPIC.id(), 1, zeroBody), 41))
+                .isInstanceOf(MetadataFormatException.class).hasMessageContaining("offset 41")
+                .hasMessageContaining("zero topic id");
+    }
+
+    @Test
     @DisplayName("LDR-4 a RegisterBrokerRecord's endpoints are checked on decode: count, port, repeated listener names")
     void registerBrokerEndpointChecks() {
         byte[] good = MetadataRecordSerde.encode(RegisterBrokerRecord.newIncarnation(1, 2, -1, false,

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.UUID;
 
 /** Valid random metadata records of every type, from a seed. */
 public final class RandomRecords {
@@ -51,7 +52,8 @@ public final class RandomRecords {
                 }
                 yield new ReplicasOfflineRecord(r.nextInt(1000), epoch(r), partitions);
             }
-            case TOPIC -> new TopicRecord(topic(r), 1 + r.nextInt(TopicRecord.MAX_PARTITIONS));
+            case TOPIC -> new TopicRecord(topic(r), 1 + r.nextInt(TopicRecord.MAX_PARTITIONS), topicId(r));
+            case REMOVE_TOPIC -> new RemoveTopicRecord(topic(r), topicId(r));
             case PARTITION -> {
                 State s = state(r);
                 yield new PartitionRecord(new TopicPartition(topic(r), r.nextInt(1000)), s.replicas, s.isr, s.elr,
@@ -111,6 +113,11 @@ public final class RandomRecords {
                     host, 1 + r.nextInt(65535)));
         }
         return out;
+    }
+
+    private static UUID topicId(Random r) {
+        UUID id = new UUID(r.nextLong(), r.nextLong());
+        return id.getMostSignificantBits() == 0 && id.getLeastSignificantBits() == 0 ? new UUID(0, 1) : id;
     }
 
     private static long epoch(Random r) {

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Collections;
 import java.util.TreeMap;
+import java.util.UUID;
 
 /**
  * A batch of metadata changes published by the controller, applied by each broker in offset order
@@ -40,9 +41,12 @@ import java.util.TreeMap;
  * @param partitions              changed partition registrations
  * @param deletedPartitions       partitions removed
  * @param minInsyncReplicasByTopic changed {@code min.insync.replicas} per topic
+ * @param topicIds                the ids of topics created (Kafka's topic ids): a broker that holds a
+ *                                log of the name under another id deletes it as a deleted topic's
  */
 public record MetadataDelta(long offset, List<BrokerRegistration> brokers, List<PartitionRegistration> partitions,
-                            List<TopicPartition> deletedPartitions, Map<String, Integer> minInsyncReplicasByTopic) {
+                            List<TopicPartition> deletedPartitions, Map<String, Integer> minInsyncReplicasByTopic,
+                            Map<String, UUID> topicIds) {
 
     /** Immutable copies. */
     public MetadataDelta {
@@ -51,6 +55,13 @@ public record MetadataDelta(long offset, List<BrokerRegistration> brokers, List<
         deletedPartitions = List.copyOf(deletedPartitions);
         // Sorted by topic: applied in iteration order, which Map.copyOf randomizes per JVM (INV-6).
         minInsyncReplicasByTopic = Collections.unmodifiableMap(new TreeMap<>(minInsyncReplicasByTopic));
+        topicIds = Collections.unmodifiableMap(new TreeMap<>(topicIds));
+    }
+
+    /** A delta that names no topic ids (its topics are known to brokers by name alone). */
+    public MetadataDelta(long offset, List<BrokerRegistration> brokers, List<PartitionRegistration> partitions,
+                         List<TopicPartition> deletedPartitions, Map<String, Integer> minInsyncReplicasByTopic) {
+        this(offset, brokers, partitions, deletedPartitions, minInsyncReplicasByTopic, Map.of());
     }
 
     /** A builder of the delta at {@code offset} in the controller's metadata log; it starts empty. */
@@ -65,6 +76,7 @@ public record MetadataDelta(long offset, List<BrokerRegistration> brokers, List<
         private final List<PartitionRegistration> partitions = new ArrayList<>();
         private final List<TopicPartition> deletedPartitions = new ArrayList<>();
         private final Map<String, Integer> minInsyncReplicasByTopic = new LinkedHashMap<>();
+        private final Map<String, UUID> topicIds = new LinkedHashMap<>();
 
         private Builder(long offset) {
             this.offset = offset;
@@ -94,9 +106,15 @@ public record MetadataDelta(long offset, List<BrokerRegistration> brokers, List<
             return this;
         }
 
+        /** The id of a topic created in this delta. */
+        public Builder topicId(String topic, UUID id) {
+            topicIds.put(Objects.requireNonNull(topic, "topic"), Objects.requireNonNull(id, "id"));
+            return this;
+        }
+
         /** The delta. */
         public MetadataDelta build() {
-            return new MetadataDelta(offset, brokers, partitions, deletedPartitions, minInsyncReplicasByTopic);
+            return new MetadataDelta(offset, brokers, partitions, deletedPartitions, minInsyncReplicasByTopic, topicIds);
         }
     }
 }

@@ -51,6 +51,7 @@ import dev.insync.replication.log.Log;
 import dev.insync.replication.log.LogAppendInfo;
 import dev.insync.replication.log.LogDirectory;
 import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.checkpoint.PartitionMetadataFile;
 import dev.insync.replication.log.record.MemoryRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +60,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -68,6 +70,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -170,6 +173,10 @@ public final class ReplicaManager {
     private final Map<TopicPartition, LogDirectory> logDirOfPartition = new ConcurrentHashMap<>();
     /** Logs in each directory, for placement; changed under the state-change lock. */
     private final Map<LogDirectory, Integer> logCounts = new ConcurrentHashMap<>();
+    /** The id of every topic metadata named one (Kafka's topic ids); under the state-change lock. */
+    private final Map<String, UUID> topicIds = new HashMap<>();
+    /** The topic id of each hosted partition whose topic has one; under the state-change lock. */
+    private final Map<TopicPartition, UUID> hostedTopicIds = new HashMap<>();
     private volatile boolean started;
     private volatile boolean shutDown;
     private volatile long lastAppliedMetadataOffset = -1L;
@@ -1164,7 +1171,10 @@ public final class ReplicaManager {
                     stopFetching.add(tp);
                     toWake.add(tp);
                 }
+                deleteStrayLog(tp, "its partition is deleted");
             }
+            // After the deletions: a topic deleted and created again in one (merged) delta has the new id.
+            topicIds.putAll(delta.topicIds());
             for (PartitionRegistration registration : delta.partitions()) {
                 applyPartition(registration, caughtUp, stopFetching, startFetching, toWake, storageFailures);
             }
@@ -1208,6 +1218,17 @@ public final class ReplicaManager {
                 toWake.add(tp);
             }
             return;
+        }
+        UUID topicId = topicIds.get(tp.topic());
+        UUID hostedId = hostedTopicIds.get(tp);
+        if (topicId != null && hostedId != null && !hostedId.equals(topicId)) {
+            // The name was deleted and created again while this broker missed the deletion (it loaded an image).
+            LOG.info("{}The replica of {} belongs to topic id {}, metadata names {}: it is a deleted topic's",
+                    logPrefix, tp, PartitionMetadataFile.format(hostedId), PartitionMetadataFile.format(topicId));
+            if (stopReplica(tp)) {
+                stopFetching.add(tp);
+                toWake.add(tp);
+            }
         }
         Partition partition;
         try {
@@ -1270,7 +1291,17 @@ public final class ReplicaManager {
         if (existing != null) {
             return existing;
         }
+        UUID topicId = topicIds.get(tp.topic());
         Optional<LogDirectory> holding = onlineLogDirectoryHolding(tp);
+        if (holding.isPresent() && topicId != null) {
+            Optional<UUID> stored = storedTopicId(holding.get(), tp);
+            if (stored.isPresent() && !stored.get().equals(topicId)) {
+                // A log of a deleted topic of the same name, kept while this broker was away: never served as this one.
+                deleteStrayLog(tp, "it belongs to topic id " + PartitionMetadataFile.format(stored.get())
+                        + ", metadata names " + PartitionMetadataFile.format(topicId));
+                holding = onlineLogDirectoryHolding(tp);
+            }
+        }
         if (holding.isEmpty() && !isNew && !offlineLogDirs.isEmpty()) {
             withoutLogWhileDirOffline.add(tp); // the embedder's next heartbeat reports it (offlineReplicas)
             throw new ApiException(Errors.KAFKA_STORAGE_ERROR, "Not creating a log of " + tp + " on broker " + brokerId
@@ -1292,6 +1323,9 @@ public final class ReplicaManager {
             logCounts.merge(dir, 1, Integer::sum);
         }
         logDirOfPartition.put(tp, dir);
+        if (topicId != null) {
+            recordTopicId(dir, log, tp, topicId, isNewLog);
+        }
         // LOG-11 group commit: leader appends leave due flushes to the LogFlusher (follower appends still flush).
         log.setLeaderFlushDeferred(true);
         if (config.fetchSessionsEnabled()) {
@@ -1307,6 +1341,57 @@ public final class ReplicaManager {
         partitions.put(tp, partition);
         hostedGeneration++;
         return partition;
+    }
+
+    /**
+     * Writes {@code partition.metadata} with the topic's id, once per log: when the log is new, or
+     * was written before topic ids (no file yet); a failure takes the directory offline (§9).
+     */
+    private void recordTopicId(LogDirectory dir, Log log, TopicPartition tp, UUID topicId, boolean isNewLog) {
+        PartitionMetadataFile file = new PartitionMetadataFile(log.dir(), dir.fileSync());
+        try {
+            if (isNewLog || file.read().isEmpty()) {
+                file.write(topicId);
+            }
+        } catch (ApiException e) {
+            handleLogDirFailure(dir, e);
+            throw e;
+        }
+        hostedTopicIds.put(tp, topicId);
+    }
+
+    /** The topic id in the {@code partition.metadata} of {@code tp}'s log in {@code dir}, if it has one. */
+    private Optional<UUID> storedTopicId(LogDirectory dir, TopicPartition tp) {
+        Optional<Log> log = dir.log(tp);
+        if (log.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return new PartitionMetadataFile(log.get().dir(), dir.fileSync()).read();
+        } catch (ApiException e) {
+            handleLogDirFailure(dir, e);
+            throw e;
+        }
+    }
+
+    /**
+     * Deletes a log of {@code tp} that this broker holds but does not host, from every online
+     * directory: a deleted topic's log kept while the broker was away (Kafka's stray logs).
+     */
+    private void deleteStrayLog(TopicPartition tp, String why) {
+        for (LogDirectory dir : logDirectories) {
+            if (offlineLogDirs.contains(dir) || dir.log(tp).isEmpty() || partitions.containsKey(tp)) {
+                continue;
+            }
+            LOG.info("{}Deleting the log of {} in {}: {}", logPrefix, tp, dir.path(), why);
+            try {
+                dir.deleteLog(tp);
+                logCounts.merge(dir, -1, Integer::sum);
+            } catch (ApiException | UncheckedIOException e) {
+                LOG.error("{}Could not delete the log of {} from {}: {}", logPrefix, tp, dir.path(), e.toString());
+                handleLogDirFailure(dir, e);
+            }
+        }
     }
 
     /** The online directory that holds a log of {@code tp} already (opened at start-up), if any. */
@@ -1326,6 +1411,7 @@ public final class ReplicaManager {
     /** Stops hosting {@code tp} (no longer assigned, or deleted) and deletes its log; returns whether it was hosted. */
     private boolean stopReplica(TopicPartition tp) {
         withoutLogWhileDirOffline.remove(tp);
+        hostedTopicIds.remove(tp);
         Partition removed = partitions.remove(tp);
         hostedGeneration++;
         LogDirectory dir = logDirOfPartition.remove(tp);

@@ -113,6 +113,11 @@ public final class NettyControllerApi implements ControllerApi, AutoCloseable {
     }
 
     @Override
+    public CompletionStage<Void> deleteTopic(String topic) {
+        return call(requests, ControllerApis.DELETE_TOPICS, topic);
+    }
+
+    @Override
     public CompletionStage<Void> alterTopicConfig(AlterTopicConfigRequest request) {
         return call(requests, ControllerApis.INCREMENTAL_ALTER_CONFIGS, request);
     }

@@ -41,6 +41,7 @@ import java.util.List;
 public final class ControllerApis {
 
     public static final short CREATE_TOPICS_KEY = 19;
+    public static final short DELETE_TOPICS_KEY = 20;
     public static final short INCREMENTAL_ALTER_CONFIGS_KEY = 44;
     public static final short ALTER_PARTITION_KEY = 56;
     public static final short BROKER_REGISTRATION_KEY = 62;
@@ -67,16 +68,25 @@ public final class ControllerApis {
                     ControllerCodecs.reply(ControllerCodecs.ALTER_PARTITION_RESPONSE))
             .versions(0, 0).claimedBrokerId(AlterPartitionRequest::brokerId).build();
 
-    /** CTL-5: a broker's long poll of the committed metadata log (any controller node answers; v1: brokers' endpoints). */
+    /**
+     * CTL-5: a broker's long poll of the committed metadata log (any controller node answers; v1:
+     * brokers' endpoints; v2: topic ids).
+     */
     public static final Api<MetadataFetchRequest, ControllerReply<MetadataFetchResponse>> METADATA_FETCH = Api
             .builder(METADATA_FETCH_KEY, "MetadataFetch", ControllerCodecs.METADATA_FETCH_REQUEST,
                     ControllerCodecs.reply(ControllerCodecs.METADATA_FETCH_RESPONSE))
-            .versions(0, ControllerCodecs.ENDPOINTS_VERSION).build();
+            .versions(0, ControllerCodecs.TOPIC_IDS_VERSION).build();
 
     /** Admin: creates a topic. */
     public static final Api<CreateTopicRequest, ControllerReply<List<PartitionRegistration>>> CREATE_TOPICS = Api
             .builder(CREATE_TOPICS_KEY, "CreateTopics", ControllerCodecs.CREATE_TOPIC_REQUEST,
                     ControllerCodecs.reply(ControllerCodecs.PARTITIONS))
+            .versions(0, 0).build();
+
+    /** Admin: deletes a topic. */
+    public static final Api<String, ControllerReply<Void>> DELETE_TOPICS = Api
+            .builder(DELETE_TOPICS_KEY, "DeleteTopics", ControllerCodecs.DELETE_TOPIC_REQUEST,
+                    ControllerCodecs.reply(ControllerCodecs.NOTHING))
             .versions(0, 0).build();
 
     /** Admin: changes a topic config. */
@@ -99,7 +109,8 @@ public final class ControllerApis {
 
     /** Every controller api. */
     public static final ApiRegistry ALL = ApiRegistry.of(BROKER_REGISTRATION, BROKER_HEARTBEAT, ALTER_PARTITION,
-            METADATA_FETCH, CREATE_TOPICS, INCREMENTAL_ALTER_CONFIGS, DESCRIBE_TOPIC_PARTITIONS, FENCE_BROKER);
+            METADATA_FETCH, CREATE_TOPICS, DELETE_TOPICS, INCREMENTAL_ALTER_CONFIGS, DESCRIBE_TOPIC_PARTITIONS,
+            FENCE_BROKER);
 
     private ControllerApis() {
     }

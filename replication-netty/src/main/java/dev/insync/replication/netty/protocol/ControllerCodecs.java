@@ -43,6 +43,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.UUID;
 
 /**
  * The bodies of the controller's requests and answers, version 0 (docs/protocol.md, "Controller
@@ -118,6 +119,8 @@ public final class ControllerCodecs {
 
     /** The first version of BrokerRegistration and MetadataFetch that carries brokers' endpoints (LDR-4). */
     public static final short ENDPOINTS_VERSION = 1;
+    /** The first version of MetadataFetch that carries topic ids (a deleted topic's log is told from a new one's). */
+    public static final short TOPIC_IDS_VERSION = 2;
 
     // ------------------------------------------------------------------------------------ the reply
 
@@ -313,6 +316,7 @@ public final class ControllerCodecs {
                     brokers(image.brokers(), version, out);
                     partitions(image.partitions(), out);
                     minIsr(image.minInsyncReplicasByTopic(), out);
+                    topicIds(image.topicIds(), version, out);
                 });
                 out.arrayLength(r.deltas().size());
                 for (MetadataDelta d : r.deltas()) {
@@ -322,6 +326,7 @@ public final class ControllerCodecs {
                     out.arrayLength(d.deletedPartitions().size());
                     d.deletedPartitions().forEach(tp -> topicPartition(tp, out));
                     minIsr(d.minInsyncReplicasByTopic(), out);
+                    topicIds(d.topicIds(), version, out);
                 }
             },
             (version, in) -> {
@@ -329,7 +334,8 @@ public final class ControllerCodecs {
                 Optional<MetadataImage> image = Optional.empty();
                 if (in.bool("image present")) {
                     long offset = in.int64("image offset");
-                    image = Optional.of(new MetadataImage(offset, brokers(in, version), partitions(in), minIsr(in)));
+                    image = Optional.of(new MetadataImage(offset, brokers(in, version), partitions(in), minIsr(in),
+                            topicIds(in, version)));
                 }
                 int n = in.arrayLength("deltas", 8 + 4 * 4);
                 List<MetadataDelta> deltas = new ArrayList<>(n);
@@ -342,7 +348,8 @@ public final class ControllerCodecs {
                     for (int j = 0; j < m; j++) {
                         deleted.add(topicPartition(in, "deleted partition"));
                     }
-                    deltas.add(new MetadataDelta(offset, brokers, partitions, deleted, minIsr(in)));
+                    Map<String, Integer> minIsr = minIsr(in);
+                    deltas.add(new MetadataDelta(offset, brokers, partitions, deleted, minIsr, topicIds(in, version)));
                 }
                 return new MetadataFetchResponse(after, image, deltas);
             });
@@ -413,6 +420,10 @@ public final class ControllerCodecs {
 
     /** topic. */
     public static final MessageCodec<String> DESCRIBE_TOPIC_REQUEST = codec(
+            (t, out) -> topic(t, out), in -> in.topic("topic"));
+
+    /** topic: the topic to delete. */
+    public static final MessageCodec<String> DELETE_TOPIC_REQUEST = codec(
             (t, out) -> topic(t, out), in -> in.topic("topic"));
 
     /** topic, min_insync_replicas int32, unclean_leader_election bool, partitions array of partition registration. */
@@ -586,6 +597,36 @@ public final class ControllerCodecs {
             }
             previous = topic;
             out.put(topic, in.int32("min insync replicas"));
+        }
+        return out;
+    }
+
+    /** v2+: topic ids array of (topic, id int64 most significant, int64 least significant), sorted by topic; v0-1: nothing. */
+    private static void topicIds(Map<String, UUID> ids, short version, WireWriter out) {
+        if (version < TOPIC_IDS_VERSION) {
+            return; // a broker of an older build knows topics by name alone
+        }
+        Map<String, UUID> sorted = new TreeMap<>(ids);
+        out.arrayLength(sorted.size());
+        sorted.forEach((t, id) -> topic(t, out).int64(id.getMostSignificantBits()).int64(id.getLeastSignificantBits()));
+    }
+
+    private static Map<String, UUID> topicIds(WireReader in, short version) {
+        if (version < TOPIC_IDS_VERSION) {
+            return Map.of();
+        }
+        int n = in.arrayLength("topic ids", 3 + 16);
+        Map<String, UUID> out = new LinkedHashMap<>();
+        String previous = null;
+        for (int i = 0; i < n; i++) {
+            int pos = in.position();
+            String topic = in.topic("topic id topic");
+            if (previous != null && topic.compareTo(previous) <= 0) {
+                throw new MalformedFrameException("Malformed frame: topic id topic '" + topic + "' at byte " + pos
+                        + " does not follow '" + previous + "'");
+            }
+            previous = topic;
+            out.put(topic, new UUID(in.int64("topic id"), in.int64("topic id")));
         }
         return out;
     }

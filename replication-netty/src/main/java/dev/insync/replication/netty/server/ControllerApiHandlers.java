@@ -55,6 +55,7 @@ public final class ControllerApiHandlers {
                 .add(ControllerApis.ALTER_PARTITION, (ctx, r) -> reply(() -> controller.alterPartition(r)))
                 .add(ControllerApis.METADATA_FETCH, (ctx, r) -> reply(() -> controller.fetchMetadata(r)))
                 .add(ControllerApis.CREATE_TOPICS, (ctx, r) -> reply(() -> controller.createTopic(r)))
+                .add(ControllerApis.DELETE_TOPICS, (ctx, r) -> reply(() -> controller.deleteTopic(r)))
                 .add(ControllerApis.INCREMENTAL_ALTER_CONFIGS, (ctx, r) -> reply(() -> controller.alterTopicConfig(r)))
                 .add(ControllerApis.DESCRIBE_TOPIC_PARTITIONS, (ctx, r) -> reply(() -> controller.describeTopic(r)))
                 .add(ControllerApis.FENCE_BROKER, (ctx, r) -> reply(() -> controller.fenceBroker(r)));

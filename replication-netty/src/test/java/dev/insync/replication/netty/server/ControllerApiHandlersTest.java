@@ -79,6 +79,11 @@ class ControllerApiHandlersTest {
         }
 
         @Override
+        public CompletionStage<Void> deleteTopic(String topic) {
+            return CompletableFuture.failedFuture(new ApiException(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Unknown topic " + topic));
+        }
+
+        @Override
         public CompletionStage<Void> alterTopicConfig(AlterTopicConfigRequest request) {
             return CompletableFuture.failedFuture(new ApiException(Errors.REQUEST_TIMED_OUT, "busy"));
         }

@@ -216,6 +216,11 @@ final class MutationSeams {
             }
 
             @Override
+            public CompletionStage<Void> deleteTopic(String topic) {
+                return endpoint.deleteTopic(topic);
+            }
+
+            @Override
             public CompletionStage<Void> alterTopicConfig(AlterTopicConfigRequest request) {
                 return endpoint.alterTopicConfig(request);
             }
@@ -235,11 +240,11 @@ final class MutationSeams {
     /** {@link Mutation#LEADER_EPOCH_NOT_BUMPED}: every partition the broker learns of stays in leader epoch 0. */
     private static MetadataFetchResponse leaderEpochsZero(MetadataFetchResponse response) {
         Optional<MetadataImage> image = response.image().map(i -> new MetadataImage(i.offset(), i.brokers(),
-                epochZero(i.partitions()), i.minInsyncReplicasByTopic()));
+                epochZero(i.partitions()), i.minInsyncReplicasByTopic(), i.topicIds()));
         List<MetadataDelta> deltas = new ArrayList<>();
         for (MetadataDelta d : response.deltas()) {
             deltas.add(new MetadataDelta(d.offset(), d.brokers(), epochZero(d.partitions()), d.deletedPartitions(),
-                    d.minInsyncReplicasByTopic()));
+                    d.minInsyncReplicasByTopic(), d.topicIds()));
         }
         return new MetadataFetchResponse(response.afterOffset(), image, deltas);
     }

@@ -278,6 +278,16 @@ public final class ClusterController implements AutoCloseable {
         return call(api -> api.createTopic(CreateTopicRequest.withAssignment(topic, assignment, configs)));
     }
 
+    /**
+     * Deletes {@code topic}: its partitions leave the metadata and every broker deletes its replica.
+     *
+     * @return completes once committed; fails with {@code UNKNOWN_TOPIC_OR_PARTITION} for an unknown
+     *         topic, and with {@code NOT_CONTROLLER} while the controller is down
+     */
+    public CompletableFuture<Void> deleteTopic(String topic) {
+        return call(api -> api.deleteTopic(topic));
+    }
+
     /** Changes {@code min.insync.replicas} of {@code topic} at run time (ISR-7 re-evaluates its ELRs). */
     public CompletableFuture<Void> setMinInsyncReplicas(String topic, int minInsyncReplicas) {
         return call(api -> api.alterTopicConfig(new AlterTopicConfigRequest(topic, ControllerConfig.MIN_INSYNC_REPLICAS,

@@ -59,6 +59,9 @@ public final class ControllerRpc {
     /** Admin: creates a topic, answered with its partitions. */
     public static final ServiceKey<CreateTopicRequest, List<PartitionRegistration>> CREATE_TOPIC =
             ServiceKey.of("create-topic", CreateTopicRequest.class, listOf());
+    /** Admin: deletes a topic. */
+    public static final ServiceKey<String, Void> DELETE_TOPIC =
+            ServiceKey.of("delete-topic", String.class, Void.class);
     /** Admin: changes a topic config. */
     public static final ServiceKey<AlterTopicConfigRequest, Void> ALTER_TOPIC_CONFIG =
             ServiceKey.of("alter-topic-config", AlterTopicConfigRequest.class, Void.class);
@@ -88,6 +91,7 @@ public final class ControllerRpc {
         network.bind(node, ALTER_PARTITION, api::alterPartition);
         network.bind(node, FETCH_METADATA, api::fetchMetadata);
         network.bind(node, CREATE_TOPIC, api::createTopic);
+        network.bind(node, DELETE_TOPIC, api::deleteTopic);
         network.bind(node, ALTER_TOPIC_CONFIG, api::alterTopicConfig);
         network.bind(node, FENCE_BROKER, api::fenceBroker);
         network.bind(node, DESCRIBE_TOPIC, api::describeTopic);
@@ -125,6 +129,11 @@ public final class ControllerRpc {
             @Override
             public CompletionStage<List<PartitionRegistration>> createTopic(CreateTopicRequest request) {
                 return network.send(from, controller, CREATE_TOPIC, request);
+            }
+
+            @Override
+            public CompletionStage<Void> deleteTopic(String topic) {
+                return network.send(from, controller, DELETE_TOPIC, topic);
             }
 
             @Override

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -342,14 +343,16 @@ public final class MetadataFollower implements AutoCloseable {
         private final Map<Integer, BrokerRegistration> brokers = new TreeMap<>();
         private final Map<TopicPartition, PartitionRegistration> partitions = new LinkedHashMap<>();
         private final Map<String, Integer> minIsr = new TreeMap<>();
+        private final Map<String, UUID> topicIds = new TreeMap<>();
         private long offset = -1;
-        private MetadataImage cached = new MetadataImage(-1, List.of(), List.of(), Map.of());
+        private MetadataImage cached = new MetadataImage(-1, List.of(), List.of(), Map.of(), Map.of());
 
         synchronized void apply(MetadataDelta delta) {
             delta.brokers().forEach(b -> brokers.put(b.brokerId(), b));
             delta.deletedPartitions().forEach(partitions::remove);
             delta.partitions().forEach(p -> partitions.put(p.topicPartition(), p));
             minIsr.putAll(delta.minInsyncReplicasByTopic());
+            topicIds.putAll(delta.topicIds());
             offset = delta.offset();
             cached = null;
         }
@@ -357,7 +360,7 @@ public final class MetadataFollower implements AutoCloseable {
         synchronized MetadataImage snapshot() {
             if (cached == null) {
                 cached = new MetadataImage(offset, new ArrayList<>(brokers.values()), new ArrayList<>(partitions.values()),
-                        minIsr);
+                        minIsr, topicIds);
             }
             return cached;
         }
@@ -369,12 +372,14 @@ public final class MetadataFollower implements AutoCloseable {
         private final Map<TopicPartition, PartitionRegistration> partitions = new LinkedHashMap<>();
         private final Set<TopicPartition> deleted = new LinkedHashSet<>();
         private final Map<String, Integer> minIsr = new LinkedHashMap<>();
+        private final Map<String, UUID> topicIds = new LinkedHashMap<>();
 
         void reset(MetadataImage image) {
             clear();
             image.brokers().forEach(b -> brokers.put(b.brokerId(), b));
             image.partitions().forEach(p -> partitions.put(p.topicPartition(), p));
             minIsr.putAll(image.minInsyncReplicasByTopic());
+            topicIds.putAll(image.topicIds());
         }
 
         void merge(MetadataDelta delta) {
@@ -388,11 +393,13 @@ public final class MetadataFollower implements AutoCloseable {
                 partitions.put(p.topicPartition(), p);
             }
             minIsr.putAll(delta.minInsyncReplicasByTopic());
+            // A topic deleted and created again keeps the later id: the broker then deletes a log of the earlier one.
+            topicIds.putAll(delta.topicIds());
         }
 
         MetadataDelta toDelta(long offset) {
             return new MetadataDelta(offset, new ArrayList<>(brokers.values()), new ArrayList<>(partitions.values()),
-                    new ArrayList<>(deleted), minIsr);
+                    new ArrayList<>(deleted), minIsr, topicIds);
         }
 
         void clear() {
@@ -400,6 +407,7 @@ public final class MetadataFollower implements AutoCloseable {
             partitions.clear();
             deleted.clear();
             minIsr.clear();
+            topicIds.clear();
         }
     }
 }

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.Collections;
 import java.util.TreeMap;
+import java.util.UUID;
 
 /**
  * The whole cluster metadata as of {@code offset} (CTL-5): what a broker loads instead of deltas
@@ -38,9 +39,10 @@ import java.util.TreeMap;
  * @param brokers                  every broker registration
  * @param partitions               every partition
  * @param minInsyncReplicasByTopic {@code min.insync.replicas} of every topic
+ * @param topicIds                 the id of every topic that has one
  */
 public record MetadataImage(long offset, List<BrokerRegistration> brokers, List<PartitionRegistration> partitions,
-                            Map<String, Integer> minInsyncReplicasByTopic) {
+                            Map<String, Integer> minInsyncReplicasByTopic, Map<String, UUID> topicIds) {
 
     /** Immutable copies. */
     public MetadataImage {
@@ -51,6 +53,13 @@ public record MetadataImage(long offset, List<BrokerRegistration> brokers, List<
         partitions = List.copyOf(partitions);
         // Sorted by topic: applied in iteration order, which Map.copyOf randomizes per JVM (INV-6).
         minInsyncReplicasByTopic = Collections.unmodifiableMap(new TreeMap<>(minInsyncReplicasByTopic));
+        topicIds = Collections.unmodifiableMap(new TreeMap<>(topicIds));
+    }
+
+    /** An image that names no topic ids. */
+    public MetadataImage(long offset, List<BrokerRegistration> brokers, List<PartitionRegistration> partitions,
+                         Map<String, Integer> minInsyncReplicasByTopic) {
+        this(offset, brokers, partitions, minInsyncReplicasByTopic, Map.of());
     }
 
     /**
@@ -66,6 +75,6 @@ public record MetadataImage(long offset, List<BrokerRegistration> brokers, List<
                 deleted.add(tp);
             }
         }
-        return new MetadataDelta(offset, brokers, partitions, deleted, minInsyncReplicasByTopic);
+        return new MetadataDelta(offset, brokers, partitions, deleted, minInsyncReplicasByTopic, topicIds);
     }
 }
