@@ -43,6 +43,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.UUID;
 import java.util.function.Function;
 
 /** Random valid controller requests and answers, for round trips and as the seeds of mutated frames. */
@@ -156,10 +157,19 @@ public final class TestControllerMessages {
         return m;
     }
 
+    static Map<String, UUID> topicIds(Random r) {
+        Map<String, UUID> m = new LinkedHashMap<>();
+        int n = r.nextInt(3);
+        for (int i = 0; i < n; i++) {
+            m.put(TestMessages.topic(r), new UUID(r.nextLong(), r.nextLong()));
+        }
+        return m;
+    }
+
     public static MetadataFetchResponse metadataFetchResponse(Random r) {
         long after = r.nextInt(3) == 0 ? -1 : r.nextInt(1_000_000);
         Optional<MetadataImage> image = r.nextInt(3) == 0
-                ? Optional.of(new MetadataImage(after + 1 + r.nextInt(100), brokers(r), partitions(r), minIsr(r)))
+                ? Optional.of(new MetadataImage(after + 1 + r.nextInt(100), brokers(r), partitions(r), minIsr(r), topicIds(r)))
                 : Optional.empty();
         long offset = image.map(MetadataImage::offset).orElse(after);
         List<MetadataDelta> deltas = new ArrayList<>();
@@ -167,7 +177,7 @@ public final class TestControllerMessages {
         for (int i = 0; i < n; i++) {
             offset += 1 + r.nextInt(5);
             List<TopicPartition> deleted = TestMessages.partitions(r, 2);
-            deltas.add(new MetadataDelta(offset, brokers(r), partitions(r), deleted, minIsr(r)));
+            deltas.add(new MetadataDelta(offset, brokers(r), partitions(r), deleted, minIsr(r), topicIds(r)));
         }
         return new MetadataFetchResponse(after, image, deltas);
     }

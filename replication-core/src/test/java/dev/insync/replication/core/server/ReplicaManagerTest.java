@@ -21,6 +21,7 @@ import dev.insync.replication.core.fetcher.FetcherManager;
 import dev.insync.replication.core.fetcher.PartitionFetchState;
 import dev.insync.replication.core.fetcher.ReplicaFetcher;
 import dev.insync.replication.core.metadata.MetadataDelta;
+import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.partition.Partition;
 import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
@@ -29,6 +30,7 @@ import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.Log;
 import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.checkpoint.PartitionMetadataFile;
 import dev.insync.replication.log.record.MemoryRecords;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import static dev.insync.replication.core.server.TestCluster.records;
@@ -519,6 +522,29 @@ class ReplicaManagerTest extends TestClusterCase {
         assertThat(rm(3).partition(REP0)).isEmpty();
         assertThat(rm(3).fetcherManager().fetchState(REP0)).isEmpty();
         assertThat(Files.exists(tmp.resolve("broker-3").resolve("rep-0"))).isFalse();
+    }
+
+    @Test
+    @DisplayName("INV-3 a hosted partition whose topic id changes (deleted and created again, unseen) is deleted and starts an empty log")
+    void topicIdChangeStartsAFreshLog() throws Exception {
+        cluster(defaults(), 1);
+        UUID first = new UUID(1, 1);
+        UUID second = new UUID(2, 2);
+        PartitionRegistration reg = new PartitionRegistration(REP0, List.of(1), List.of(1), List.of(), List.of(), 1, 0, 0,
+                false);
+        cluster.publish(MetadataDelta.builder(cluster.nextMetadataOffset()).partition(reg).topicId("rep", first).build());
+        assertThat(only(rm(1).produce(Map.of(REP0, records("a", "b", "c")), Acks.ALL, 1000), REP0).error())
+                .isEqualTo(Errors.NONE);
+        Path metadataFile = tmp.resolve("broker-1").resolve("rep-0").resolve(PartitionMetadataFile.FILE_NAME);
+        assertThat(Files.readString(metadataFile)).contains(PartitionMetadataFile.format(first));
+        // What an image load brings when the name was deleted and created again behind the broker's back.
+        cluster.publish(MetadataDelta.builder(cluster.nextMetadataOffset()).partition(reg).topicId("rep", second).build());
+        assertThat(partition(1, REP0).logEndOffset()).isZero();
+        assertThat(Files.readString(metadataFile)).contains(PartitionMetadataFile.format(second));
+        // The same id again changes nothing.
+        assertThat(only(rm(1).produce(Map.of(REP0, records("d")), Acks.ALL, 1000), REP0).error()).isEqualTo(Errors.NONE);
+        cluster.publish(MetadataDelta.builder(cluster.nextMetadataOffset()).partition(reg).topicId("rep", second).build());
+        assertThat(partition(1, REP0).logEndOffset()).isEqualTo(1);
     }
 
     @Test

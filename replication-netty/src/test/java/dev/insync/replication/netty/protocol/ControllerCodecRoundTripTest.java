@@ -79,7 +79,7 @@ class ControllerCodecRoundTripTest {
     }
 
     @Test
-    @DisplayName("NET-1 admin apis round trip: CreateTopics, IncrementalAlterConfigs, DescribeTopicPartitions, FenceBroker")
+    @DisplayName("NET-1 admin apis round trip: CreateTopics, DeleteTopics, IncrementalAlterConfigs, DescribeTopicPartitions, FenceBroker")
     void admin() {
         requestRoundTrip(ControllerApis.CREATE_TOPICS, TestControllerMessages::createTopicRequest);
         responseRoundTrip(ControllerApis.CREATE_TOPICS,
@@ -89,12 +89,14 @@ class ControllerCodecRoundTripTest {
         requestRoundTrip(ControllerApis.DESCRIBE_TOPIC_PARTITIONS, dev.insync.replication.netty.TestMessages::topic);
         responseRoundTrip(ControllerApis.DESCRIBE_TOPIC_PARTITIONS,
                 r -> TestControllerMessages.reply(r, TestControllerMessages::topicDescription));
+        requestRoundTrip(ControllerApis.DELETE_TOPICS, dev.insync.replication.netty.TestMessages::topic);
+        responseRoundTrip(ControllerApis.DELETE_TOPICS, r -> TestControllerMessages.reply(r, x -> null));
         requestRoundTrip(ControllerApis.FENCE_BROKER, r -> r.nextInt(1000));
         responseRoundTrip(ControllerApis.FENCE_BROKER, r -> TestControllerMessages.reply(r, x -> x.nextBoolean()));
     }
 
     @Test
-    @DisplayName("LDR-4 NET-1 BrokerRegistration and MetadataFetch v1 carry endpoints; v0 still decodes, without them")
+    @DisplayName("LDR-4 NET-1 BrokerRegistration and MetadataFetch v1 carry endpoints, MetadataFetch v2 topic ids; older versions decode without them")
     void endpointVersions() {
         qt().withFixedSeed(62L).withExamples(300).forAll(longs().all()).checkAssert(seed -> {
             Random r = new Random(seed);
@@ -114,10 +116,13 @@ class ControllerCodecRoundTripTest {
             MessageCodec<ControllerReply<MetadataFetchResponse>> fetch = ControllerApis.METADATA_FETCH.responseCodec();
             MetadataFetchResponse response = TestControllerMessages.metadataFetchResponse(r);
             ControllerReply<MetadataFetchResponse> reply = ControllerReply.ok(response);
-            assertThat(read(fetch, (short) 1, write(fetch, (short) 1, reply))).isEqualTo(reply);
+            assertThat(read(fetch, (short) 2, write(fetch, (short) 2, reply))).isEqualTo(reply);
+            // v1 has no topic ids: a broker of that build knows topics by name alone.
+            assertThat(read(fetch, (short) 1, write(fetch, (short) 1, reply)))
+                    .isEqualTo(ControllerReply.ok(withoutTopicIds(response)));
             // A v0 reader gets every broker without endpoints, everything else unchanged.
             assertThat(read(fetch, (short) 0, write(fetch, (short) 0, reply)))
-                    .isEqualTo(ControllerReply.ok(withoutEndpoints(response)));
+                    .isEqualTo(ControllerReply.ok(withoutEndpoints(withoutTopicIds(response))));
         });
     }
 
@@ -138,6 +143,13 @@ class ControllerCodecRoundTripTest {
                 .getBytes(StandardCharsets.ISO_8859_1);
         assertThatThrownBy(() -> read(codec, (short) 1, dupped)).isInstanceOf(MalformedFrameException.class)
                 .hasMessageContaining("twice");
+    }
+
+    private static MetadataFetchResponse withoutTopicIds(MetadataFetchResponse r) {
+        return new MetadataFetchResponse(r.afterOffset(),
+                r.image().map(i -> new MetadataImage(i.offset(), i.brokers(), i.partitions(), i.minInsyncReplicasByTopic())),
+                r.deltas().stream().map(d -> new MetadataDelta(d.offset(), d.brokers(), d.partitions(),
+                        d.deletedPartitions(), d.minInsyncReplicasByTopic())).toList());
     }
 
     private static MetadataFetchResponse withoutEndpoints(MetadataFetchResponse r) {

@@ -168,6 +168,21 @@ public final class InMemoryCluster implements AutoCloseable {
         return created;
     }
 
+    /**
+     * Deletes a topic and waits until the controller committed it and no running broker hosts a
+     * replica of it any more (each deletes its log; a broker that is down deletes its log when it
+     * comes back and learns of the deletion, or of a later topic of the name with another id).
+     */
+    public void deleteTopic(String topic) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (int p = 0; controller.partition(new TopicPartition(topic, p)).isPresent(); p++) {
+            partitions.add(new TopicPartition(topic, p));
+        }
+        await(controller.deleteTopic(topic));
+        awaitCondition(() -> brokers.values().stream().allMatch(b -> partitions.stream().allMatch(tp -> b.partition(tp).isEmpty())),
+                "no broker hosting a replica of " + topic);
+    }
+
     /** Creates a one-partition topic with these replicas. */
     public PartitionRegistration createTopic(String topic, Integer... replicas) {
         return createTopic(topic, List.of(List.of(replicas))).get(0);

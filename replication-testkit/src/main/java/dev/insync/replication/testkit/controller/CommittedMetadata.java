@@ -24,6 +24,7 @@ import dev.insync.replication.controller.log.MetadataSnapshot;
 import dev.insync.replication.controller.record.MetadataRecord;
 import dev.insync.replication.controller.record.PartitionChangeRecord;
 import dev.insync.replication.controller.record.PartitionRecord;
+import dev.insync.replication.controller.record.RemoveTopicRecord;
 import dev.insync.replication.controller.state.BrokerEntry;
 import dev.insync.replication.controller.state.ControllerState;
 import dev.insync.replication.controller.state.TopicEntry;
@@ -87,7 +88,10 @@ public final class CommittedMetadata implements MetadataLog.Listener {
         // Every partition registration in record order (one operation may change a partition twice),
         // then the batch's delta: what brokers see of it.
         for (MetadataRecord record : batch.records()) {
-            if (record instanceof PartitionRecord created) {
+            if (record instanceof RemoveTopicRecord removed) {
+                // A topic created later under the name starts a history of its own.
+                history.keySet().removeIf(tp -> tp.topic().equals(removed.name()));
+            } else if (record instanceof PartitionRecord created) {
                 history.computeIfAbsent(created.topicPartition(), tp -> new ArrayList<>()).add(created.toRegistration());
             } else if (record instanceof PartitionChangeRecord change) {
                 List<PartitionRegistration> seen = history.get(change.topicPartition());
