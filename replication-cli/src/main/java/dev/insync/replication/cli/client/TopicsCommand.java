@@ -40,17 +40,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code insync topics}: Kafka's {@code kafka-topics.sh} for an Insync cluster. {@code --create}
- * goes to the controller ({@code --bootstrap-controller}; with only {@code --bootstrap-server}, to a
+ * and {@code --delete} go to the controller ({@code --bootstrap-controller}; with only {@code --bootstrap-server}, to a
  * broker, which serves it only if it forwards admin requests); {@code --describe} prints Kafka's
  * describe lines, from a broker's Metadata or, with {@code --bootstrap-controller} only, from the
  * controller (with the topic's {@code min.insync.replicas}).
  *
  * <p>Exit codes: 0 done; 1 the cluster refused or could not be reached (message on stderr); 2 bad
- * input (neither or both of --create/--describe, a missing or invalid option, a --config that is not
+ * input (not exactly one of --create/--describe/--delete, a missing or invalid option, a --config that is not
  * name=value).
  */
 @Command(name = "topics", mixinStandardHelpOptions = true,
-        description = {"Creates or describes topics (Kafka's kafka-topics.sh).",
+        description = {"Creates, describes or deletes topics (Kafka's kafka-topics.sh).",
             "Exit code 1 if the cluster refuses or cannot be reached, 2 for bad input."})
 public final class TopicsCommand implements Callable<Integer> {
 
@@ -65,6 +65,8 @@ public final class TopicsCommand implements Callable<Integer> {
         boolean create;
         @Option(names = "--describe", required = true, description = "Describe a topic (or every topic without --topic).")
         boolean describe;
+        @Option(names = "--delete", required = true, description = "Delete a topic: every broker deletes its replicas.")
+        boolean delete;
     }
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -99,6 +101,18 @@ public final class TopicsCommand implements Callable<Integer> {
         }
         if (!configs.isEmpty() || partitions != null || replicationFactor != null) {
             throw new ParameterException(spec.commandLine(), "--partitions, --replication-factor and --config go with --create");
+        }
+        if (action.delete) {
+            if (topic == null) {
+                throw new ParameterException(spec.commandLine(), "--delete needs --topic");
+            }
+            try (InsyncClient client = cluster.client(spec, false, Map.of())) {
+                await(client.deleteTopic(topic));
+                out.println("Deleted topic " + topic + ".");
+                return 0;
+            } catch (ExecutionException e) {
+                return failed("Cannot delete topic " + topic, e.getCause());
+            }
         }
         try (InsyncClient client = cluster.client(spec, false, Map.of())) {
             if (cluster.bootstrapServer == null) {

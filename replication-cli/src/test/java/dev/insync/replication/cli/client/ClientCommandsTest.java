@@ -173,6 +173,43 @@ class ClientCommandsTest {
         assertThat(m.find()).isTrue();
     }
 
+    /** Describes {@code topic} at the brokers until the command exits with {@code exitCode}, at most 30 s. */
+    private Run awaitDescribeExit(String brokers, String topic, int exitCode) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Run last;
+        do {
+            last = run("topics", "--bootstrap-server", brokers, "--describe", "--topic", topic);
+            if (last.exitCode() == exitCode) {
+                return last;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("describe of " + topic + " never exited " + exitCode + ": " + last);
+    }
+
+    @Test
+    @DisplayName("topics --delete at the controller: the brokers forget the topic, a second delete is a failure (exit 1) naming it")
+    void deleteTopic() throws Exception {
+        ClusterLayout layout = startCluster();
+        String controller = addresses(layout.controllerListeners().values());
+        String brokers = addresses(layout.brokerIds().stream().map(layout::brokerListener).toList());
+        Run created = run("topics", "--bootstrap-controller", controller, "--create", "--topic", "gone",
+                "--partitions", "2", "--replication-factor", "3");
+        assertThat(created.exitCode()).as(created.toString()).isZero();
+        assertThat(awaitDescribeExit(brokers, "gone", 0).out()).contains("Topic: gone\tPartition: 1");
+
+        Run deleted = run("topics", "--bootstrap-controller", controller, "--delete", "--topic", "gone");
+        assertThat(deleted.exitCode()).as(deleted.toString()).isZero();
+        assertThat(deleted.out()).startsWith("Deleted topic gone.");
+        Run described = awaitDescribeExit(brokers, "gone", 1);
+        assertThat(described.err()).contains("gone");
+        Run again = run("topics", "--bootstrap-controller", controller, "--delete", "--topic", "gone");
+        assertThat(again.exitCode()).isEqualTo(1);
+        assertThat(again.err()).contains("gone");
+        Run bare = run("topics", "--bootstrap-controller", controller, "--delete");
+        assertThat(bare.exitCode()).isEqualTo(2);
+    }
+
     @Test
     @DisplayName("an unknown topic is a failure (exit 1) for describe, produce and consume, with the topic named")
     void unknownTopic() throws Exception {

@@ -71,6 +71,10 @@ final class ControllerAdmin implements AutoCloseable {
         return call(api -> api.createTopic(request));
     }
 
+    CompletableFuture<Void> deleteTopic(String topic) {
+        return call(api -> api.deleteTopic(topic));
+    }
+
     CompletableFuture<TopicDescription> describeTopic(String topic) {
         return call(api -> api.describeTopic(topic));
     }

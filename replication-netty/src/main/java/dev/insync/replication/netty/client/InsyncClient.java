@@ -926,6 +926,16 @@ public final class InsyncClient implements AutoCloseable {
     }
 
     /**
+     * Deletes a topic (Kafka's DeleteTopics): its partitions leave the metadata and every broker
+     * deletes its replica; a topic created later under the name gets another topic id, so no broker
+     * serves the old log as the new one. Sent like {@link #createTopic}; fails with
+     * UNKNOWN_TOPIC_OR_PARTITION for an unknown topic.
+     */
+    public CompletableFuture<Void> deleteTopic(String topic) {
+        return adminCall(c -> admin.deleteTopic(topic), ControllerApis.DELETE_TOPICS, topic);
+    }
+
+    /**
      * A topic as the controller has it, with its {@code min.insync.replicas} and
      * {@code unclean.leader.election.enable}: via {@code bootstrap.controllers}, else a forwarding broker.
      */
