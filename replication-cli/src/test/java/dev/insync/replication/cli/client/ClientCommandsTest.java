@@ -38,6 +38,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -111,16 +112,22 @@ class ClientCommandsTest {
     }
 
     private static Run awaitDescribe(String bootstrap, String pattern) {
+        return awaitDescribe(bootstrap, "orders", r -> r.exitCode() == 0 && Pattern.compile(pattern).matcher(r.out()).find(),
+                "matched " + pattern);
+    }
+
+    /** Describes {@code topic} at the brokers until {@code done} holds, at most {@code WAIT_MS}. */
+    private static Run awaitDescribe(String bootstrap, String topic, Predicate<Run> done, String what) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
         Run last;
         do {
-            last = run("topics", "--bootstrap-server", bootstrap, "--describe", "--topic", "orders");
-            if (last.exitCode() == 0 && Pattern.compile(pattern).matcher(last.out()).find()) {
+            last = run("topics", "--bootstrap-server", bootstrap, "--describe", "--topic", topic);
+            if (done.test(last)) {
                 return last;
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
         } while (System.nanoTime() < deadline);
-        throw new AssertionError("describe never matched " + pattern + ": " + last);
+        throw new AssertionError("describe of " + topic + " never " + what + ": " + last);
     }
 
     @Test
@@ -173,18 +180,8 @@ class ClientCommandsTest {
         assertThat(m.find()).isTrue();
     }
 
-    /** Describes {@code topic} at the brokers until the command exits with {@code exitCode}, at most 30 s. */
-    private Run awaitDescribeExit(String brokers, String topic, int exitCode) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        Run last;
-        do {
-            last = run("topics", "--bootstrap-server", brokers, "--describe", "--topic", topic);
-            if (last.exitCode() == exitCode) {
-                return last;
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("describe of " + topic + " never exited " + exitCode + ": " + last);
+    private static Run awaitDescribeExit(String brokers, String topic, int exitCode) {
+        return awaitDescribe(brokers, topic, r -> r.exitCode() == exitCode, "exited " + exitCode);
     }
 
     @Test

@@ -1384,13 +1384,18 @@ public final class ReplicaManager {
                 continue;
             }
             LOG.info("{}Deleting the log of {} in {}: {}", logPrefix, tp, dir.path(), why);
-            try {
-                dir.deleteLog(tp);
-                logCounts.merge(dir, -1, Integer::sum);
-            } catch (ApiException | UncheckedIOException e) {
-                LOG.error("{}Could not delete the log of {} from {}: {}", logPrefix, tp, dir.path(), e.toString());
-                handleLogDirFailure(dir, e);
-            }
+            deleteLog(dir, tp);
+        }
+    }
+
+    /** Deletes {@code tp}'s log from {@code dir}; a failure takes the directory offline (§9). */
+    private void deleteLog(LogDirectory dir, TopicPartition tp) {
+        try {
+            dir.deleteLog(tp);
+            logCounts.merge(dir, -1, Integer::sum);
+        } catch (ApiException | UncheckedIOException e) {
+            LOG.error("{}Could not delete the log of {} from {}: {}", logPrefix, tp, dir.path(), e.toString());
+            handleLogDirFailure(dir, e);
         }
     }
 
@@ -1420,13 +1425,7 @@ public final class ReplicaManager {
         }
         LOG.info("{}Stopped the replica of {} and deleted its log", logPrefix, tp);
         if (!removed.isOffline() && dir != null && !offlineLogDirs.contains(dir)) {
-            try {
-                dir.deleteLog(tp);
-                logCounts.merge(dir, -1, Integer::sum);
-            } catch (ApiException | UncheckedIOException e) {
-                LOG.error("{}Could not delete the log of {} from {}: {}", logPrefix, tp, dir.path(), e.toString());
-                handleLogDirFailure(dir, e);
-            }
+            deleteLog(dir, tp);
         }
         return true;
     }
