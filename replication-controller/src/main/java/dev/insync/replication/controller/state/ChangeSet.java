@@ -69,11 +69,9 @@ public final class ChangeSet implements ControllerView {
         public void removeTopic(TopicEntry topic) {
             topics.remove(topic.name());
             removedTopics.add(topic.name());
-            for (int p = 0; p < topic.partitionCount(); p++) {
-                TopicPartition tp = new TopicPartition(topic.name(), p);
-                partitions.remove(tp);
-                removedPartitions.add(tp);
-            }
+            List<TopicPartition> gone = topic.topicPartitions();
+            gone.forEach(partitions::remove);
+            removedPartitions.addAll(gone);
         }
 
         @Override

@@ -85,9 +85,7 @@ public final class ControllerState implements ControllerView {
         @Override
         public void removeTopic(TopicEntry topic) {
             topics.remove(topic.name());
-            for (int p = 0; p < topic.partitionCount(); p++) {
-                partitions.remove(new TopicPartition(topic.name(), p));
-            }
+            topic.topicPartitions().forEach(partitions::remove);
         }
 
         @Override
@@ -178,8 +176,7 @@ public final class ControllerState implements ControllerView {
                 case REMOVE_TOPIC -> {
                     createdTopics.remove(removed.name());
                     minIsr.remove(removed.name());
-                    for (int p = 0; p < removed.partitionCount(); p++) {
-                        TopicPartition tp = new TopicPartition(removed.name(), p);
+                    for (TopicPartition tp : removed.topicPartitions()) {
                         touchedPartitions.remove(tp);
                         deleted.add(tp);
                     }

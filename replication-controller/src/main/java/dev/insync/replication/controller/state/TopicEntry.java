@@ -17,7 +17,10 @@
 package dev.insync.replication.controller.state;
 
 import dev.insync.replication.core.config.TopicConfigs;
+import dev.insync.replication.log.TopicPartition;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -43,6 +46,15 @@ public record TopicEntry(String name, int partitionCount, int minInsyncReplicas,
 
     TopicEntry withUncleanLeaderElection(boolean value) {
         return new TopicEntry(name, partitionCount, minInsyncReplicas, value, topicId);
+    }
+
+    /** Its partitions, by index. */
+    public List<TopicPartition> topicPartitions() {
+        List<TopicPartition> result = new ArrayList<>(partitionCount);
+        for (int p = 0; p < partitionCount; p++) {
+            result.add(new TopicPartition(name, p));
+        }
+        return result;
     }
 
     /** HW-2 / ISR-7: the one formula, {@link TopicConfigs#effectiveMinIsr}. */

@@ -1293,14 +1293,14 @@ public final class ReplicaManager {
         }
         UUID topicId = topicIds.get(tp.topic());
         Optional<LogDirectory> holding = onlineLogDirectoryHolding(tp);
-        if (holding.isPresent() && topicId != null) {
-            Optional<UUID> stored = storedTopicId(holding.get(), tp);
-            if (stored.isPresent() && !stored.get().equals(topicId)) {
-                // A log of a deleted topic of the same name, kept while this broker was away: never served as this one.
-                deleteStrayLog(tp, "it belongs to topic id " + PartitionMetadataFile.format(stored.get())
-                        + ", metadata names " + PartitionMetadataFile.format(topicId));
-                holding = onlineLogDirectoryHolding(tp);
-            }
+        // The id next to the log found, read once: empty for a new log or one written before topic ids.
+        Optional<UUID> stored = holding.isPresent() && topicId != null ? storedTopicId(holding.get(), tp) : Optional.empty();
+        if (stored.isPresent() && !stored.get().equals(topicId)) {
+            // A log of a deleted topic of the same name, kept while this broker was away: never served as this one.
+            deleteStrayLog(tp, "it belongs to topic id " + PartitionMetadataFile.format(stored.get())
+                    + ", metadata names " + PartitionMetadataFile.format(topicId));
+            holding = onlineLogDirectoryHolding(tp);
+            stored = Optional.empty();
         }
         if (holding.isEmpty() && !isNew && !offlineLogDirs.isEmpty()) {
             withoutLogWhileDirOffline.add(tp); // the embedder's next heartbeat reports it (offlineReplicas)
@@ -1324,7 +1324,7 @@ public final class ReplicaManager {
         }
         logDirOfPartition.put(tp, dir);
         if (topicId != null) {
-            recordTopicId(dir, log, tp, topicId, isNewLog);
+            recordTopicId(dir, log, tp, topicId, stored.isEmpty());
         }
         // LOG-11 group commit: leader appends leave due flushes to the LogFlusher (follower appends still flush).
         log.setLeaderFlushDeferred(true);
@@ -1344,18 +1344,17 @@ public final class ReplicaManager {
     }
 
     /**
-     * Writes {@code partition.metadata} with the topic's id, once per log: when the log is new, or
-     * was written before topic ids (no file yet); a failure takes the directory offline (§9).
+     * Records {@code topicId} as the hosted replica's, writing {@code partition.metadata} when the
+     * log has none yet (new, or written before topic ids); a failure takes the directory offline (§9).
      */
-    private void recordTopicId(LogDirectory dir, Log log, TopicPartition tp, UUID topicId, boolean isNewLog) {
-        PartitionMetadataFile file = new PartitionMetadataFile(log.dir(), dir.fileSync());
-        try {
-            if (isNewLog || file.read().isEmpty()) {
-                file.write(topicId);
+    private void recordTopicId(LogDirectory dir, Log log, TopicPartition tp, UUID topicId, boolean write) {
+        if (write) {
+            try {
+                new PartitionMetadataFile(log.dir(), dir.fileSync()).write(topicId);
+            } catch (ApiException e) {
+                handleLogDirFailure(dir, e);
+                throw e;
             }
-        } catch (ApiException e) {
-            handleLogDirFailure(dir, e);
-            throw e;
         }
         hostedTopicIds.put(tp, topicId);
     }

@@ -44,6 +44,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The bodies of the controller's requests and answers, version 0 (docs/protocol.md, "Controller
@@ -585,18 +586,27 @@ public final class ControllerCodecs {
     }
 
     private static Map<String, Integer> minIsr(WireReader in) {
-        int n = in.arrayLength("min insync replicas", 3 + 4);
-        Map<String, Integer> out = new LinkedHashMap<>();
+        return byTopic(in, "min insync replicas", 4, r -> r.int32("min insync replicas"));
+    }
+
+    /**
+     * An array of (topic, value) sorted by topic, as a writer's TreeMap gives it; a repeated or
+     * out-of-order topic is malformed.
+     */
+    private static <V> Map<String, V> byTopic(WireReader in, String field, int minValueBytes,
+                                              Function<WireReader, V> value) {
+        int n = in.arrayLength(field, 3 + minValueBytes);
+        Map<String, V> out = new LinkedHashMap<>();
         String previous = null;
         for (int i = 0; i < n; i++) {
             int pos = in.position();
-            String topic = in.topic("min insync replicas topic");
+            String topic = in.topic(field + " topic");
             if (previous != null && topic.compareTo(previous) <= 0) {
-                throw new MalformedFrameException("Malformed frame: min insync replicas topic '" + topic + "' at byte "
+                throw new MalformedFrameException("Malformed frame: " + field + " topic '" + topic + "' at byte "
                         + pos + " does not follow '" + previous + "'");
             }
             previous = topic;
-            out.put(topic, in.int32("min insync replicas"));
+            out.put(topic, value.apply(in));
         }
         return out;
     }
@@ -615,19 +625,6 @@ public final class ControllerCodecs {
         if (version < TOPIC_IDS_VERSION) {
             return Map.of();
         }
-        int n = in.arrayLength("topic ids", 3 + 16);
-        Map<String, UUID> out = new LinkedHashMap<>();
-        String previous = null;
-        for (int i = 0; i < n; i++) {
-            int pos = in.position();
-            String topic = in.topic("topic id topic");
-            if (previous != null && topic.compareTo(previous) <= 0) {
-                throw new MalformedFrameException("Malformed frame: topic id topic '" + topic + "' at byte " + pos
-                        + " does not follow '" + previous + "'");
-            }
-            previous = topic;
-            out.put(topic, new UUID(in.int64("topic id"), in.int64("topic id")));
-        }
-        return out;
+        return byTopic(in, "topic ids", 16, r -> new UUID(r.int64("topic id"), r.int64("topic id")));
     }
 }
