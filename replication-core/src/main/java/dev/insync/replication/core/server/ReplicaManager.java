@@ -70,6 +70,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -103,9 +104,10 @@ import java.util.stream.Stream;
 public final class ReplicaManager {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
+    private static final Comparator<TopicPartition> TOPIC_PARTITION_ORDER = Comparator
+            .comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
     private static final Comparator<Partition> BY_TOPIC_PARTITION = Comparator
-            .comparing((Partition p) -> p.topicPartition().topic())
-            .thenComparingInt(p -> p.topicPartition().partition());
+            .comparing(Partition::topicPartition, TOPIC_PARTITION_ORDER);
     /** A read that satisfies nothing and answers nothing (the fetch stays parked). */
     private static final DelayedFetch.Read NOTHING_NEW = new DelayedFetch.Read(null, false);
     /** How often recovery points and log start offsets are checkpointed (Kafka's default, 60 s). */
@@ -1387,6 +1389,40 @@ public final class ReplicaManager {
         }
     }
 
+    /**
+     * Deletes every log in an online directory whose partition the applied metadata does not assign
+     * to this broker: its topic was deleted, or its replica moved away, while this broker was down,
+     * and the metadata it loaded no longer says so (a controller snapshot keeps no deletions).
+     * Kafka's stray replicas, found at start-up against the first image. Call it once the applied
+     * metadata is the whole current state (the {@code MetadataFollower} does, after its initial
+     * load); before any metadata is applied it deletes nothing. Returns the partitions whose logs went.
+     */
+    public Set<TopicPartition> deleteStrayLogs() {
+        synchronized (stateChangeLock) {
+            if (shutDown || lastAppliedMetadataOffset < 0) {
+                return Set.of();
+            }
+            Set<TopicPartition> stray = new TreeSet<>(TOPIC_PARTITION_ORDER);
+            for (LogDirectory dir : logDirectories) {
+                if (offlineLogDirs.contains(dir)) {
+                    continue;
+                }
+                for (TopicPartition tp : dir.logs().keySet()) {
+                    PartitionRegistration registration = metadataPartitions.get(tp);
+                    if (registration == null || !registration.replicas().contains(brokerId)) {
+                        stray.add(tp);
+                    }
+                }
+            }
+            for (TopicPartition tp : stray) {
+                deleteStrayLog(tp, metadataPartitions.containsKey(tp)
+                        ? "the metadata at offset " + lastAppliedMetadataOffset + " assigns it to other brokers"
+                        : "the metadata at offset " + lastAppliedMetadataOffset + " has no such partition");
+            }
+            return Collections.unmodifiableSet(stray);
+        }
+    }
+
     /** Deletes {@code tp}'s log from {@code dir}; a failure takes the directory offline (§9). */
     private void deleteLog(LogDirectory dir, TopicPartition tp) {
         try {
@@ -1545,8 +1581,7 @@ public final class ReplicaManager {
      * Failures while shutting down are the shutdown's own closing and are ignored.
      */
     private void handleLogDirFailure(LogDirectory dir, RuntimeException cause) {
-        Set<TopicPartition> affected = new java.util.TreeSet<>(Comparator.comparing(TopicPartition::topic)
-                .thenComparingInt(TopicPartition::partition));
+        Set<TopicPartition> affected = new TreeSet<>(TOPIC_PARTITION_ORDER);
         boolean noneOnline;
         synchronized (stateChangeLock) {
             if (shutDown || !offlineLogDirs.add(dir)) {
@@ -1669,7 +1704,7 @@ public final class ReplicaManager {
         return Stream.concat(withoutLogWhileDirOffline.stream(), logDirOfPartition.entrySet().stream()
                         .filter(e -> offlineLogDirs.contains(e.getValue())).map(Map.Entry::getKey))
                 .distinct()
-                .sorted(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition))
+                .sorted(TOPIC_PARTITION_ORDER)
                 .toList();
     }
 

@@ -29,6 +29,7 @@ import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.Log;
+import dev.insync.replication.log.LogDirectory;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.checkpoint.PartitionMetadataFile;
 import dev.insync.replication.log.record.MemoryRecords;
@@ -545,6 +546,32 @@ class ReplicaManagerTest extends TestClusterCase {
         assertThat(only(rm(1).produce(Map.of(REP0, records("d")), Acks.ALL, 1000), REP0).error()).isEqualTo(Errors.NONE);
         cluster.publish(MetadataDelta.builder(cluster.nextMetadataOffset()).partition(reg).topicId("rep", second).build());
         assertThat(partition(1, REP0).logEndOffset()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("CTL-5 once the metadata is loaded, logs of partitions it assigns elsewhere or does not know are deleted; hosted ones stay")
+    void strayLogsAreDeleted() {
+        cluster(defaults(), 1);
+        LogDirectory dir = rm(1).logDirectory();
+        TopicPartition movedAway = new TopicPartition("rep", 1);
+        TopicPartition unknown = new TopicPartition("gone", 0);
+        // Logs a previous incarnation left: opened at start-up, never hosted by this one.
+        dir.getOrCreateLog(movedAway, dir.defaultConfig());
+        dir.getOrCreateLog(unknown, dir.defaultConfig());
+        assertThat(dir.logs()).containsOnlyKeys(movedAway, unknown);
+
+        cluster.publish(MetadataDelta.builder(cluster.nextMetadataOffset())
+                .partition(new PartitionRegistration(REP0, List.of(1), List.of(1), List.of(), List.of(), 1, 0, 0, false))
+                .partition(new PartitionRegistration(movedAway, List.of(2), List.of(2), List.of(), List.of(), 2, 0, 0,
+                        false))
+                .build());
+
+        assertThat(rm(1).deleteStrayLogs()).containsExactly(unknown, movedAway);
+        assertThat(dir.logs()).containsOnlyKeys(REP0);
+        assertThat(tmp.resolve("broker-1").resolve("gone-0")).doesNotExist();
+        assertThat(tmp.resolve("broker-1").resolve("rep-1")).doesNotExist();
+        assertThat(only(rm(1).produce(Map.of(REP0, records("a")), Acks.ALL, 1000), REP0).error()).isEqualTo(Errors.NONE);
+        assertThat(rm(1).deleteStrayLogs()).as("nothing left to delete").isEmpty();
     }
 
     @Test

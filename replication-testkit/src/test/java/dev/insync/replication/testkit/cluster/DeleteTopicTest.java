@@ -16,6 +16,7 @@
 
 package dev.insync.replication.testkit.cluster;
 
+import dev.insync.replication.controller.ControllerConfig;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.checkpoint.PartitionMetadataFile;
@@ -122,6 +123,29 @@ class DeleteTopicTest {
             assertThat(Files.exists(cluster.admin().logDir(3).resolve("t-0"))).as("kept while down").isTrue();
             cluster.restart(3);
             assertThat(cluster.runUntil(() -> !Files.exists(cluster.admin().logDir(3).resolve("t-0")), 30_000)).isTrue();
+        }
+    }
+
+    @Test
+    @DisplayName("CTL-5 a broker that comes back to an image without its deleted topic (the deltas are gone) deletes the stray log and keeps the rest")
+    void deletedWhileABrokerWasDownAndOnlyAnImageIsLeft() {
+        // One cached delta: a broker asking from before the last batch is answered with the image, which names no deletion.
+        try (InMemoryCluster cluster = cluster().config(ControllerConfig.METADATA_DELTA_CACHE_SIZE, 1).build()) {
+            cluster.createTopic("t", 1, 2, 3);
+            cluster.createTopic("kept", 1, 2, 3);
+            TestProducer producer = cluster.producer("p");
+            send(cluster, producer, "v", 3);
+            assertThat(cluster.await(producer.send("kept", 0, null, "k", -1, 5_000)).isSuccess()).isTrue();
+            cluster.kill(3);
+            cluster.deleteTopic("t");
+            cluster.createTopic("later", 1, 2); // more batches after the deletion, so it is no longer cached
+            assertThat(Files.exists(cluster.admin().logDir(3).resolve("t-0"))).as("kept while down").isTrue();
+
+            cluster.restart(3);
+            assertThat(cluster.runUntil(() -> !Files.exists(cluster.admin().logDir(3).resolve("t-0"))
+                    && cluster.admin().isr("kept", 0).size() == 3, 30_000)).isTrue();
+            assertThat(cluster.admin().records(3, "kept", 0).stream().map(ConsumedRecord::value).toList())
+                    .containsExactly("k");
         }
     }
 }

@@ -58,7 +58,8 @@ import java.util.concurrent.RejectedExecutionException;
  *       into its leader-epoch cache at its LEO, destroying the entries that let truncation find a
  *       divergence). So until it has received the delta of its own registration (offset at or
  *       past its broker epoch) it only merges what it receives into one image, then applies that
- *       image once; later deltas pass straight through.</li>
+ *       image once, and has the replica manager delete the logs that image assigns elsewhere or
+ *       does not know ({@link ReplicaManager#deleteStrayLogs}); later deltas pass straight through.</li>
  * </ul>
  *
  * <p>Wiring, for broker {@code id}:
@@ -306,6 +307,8 @@ public final class MetadataFollower implements AutoCloseable {
         log.info("Broker {}: initial metadata load up to offset {} (broker epoch {}): {} partitions", brokerId,
                 receivedOffset, brokerEpoch, image.partitions().size());
         apply(image);
+        // The image is the whole state now: a log of a partition it does not assign here is a leftover.
+        replicaManager.deleteStrayLogs();
         initial.clear();
         initialLoad.complete(image.offset());
     }
