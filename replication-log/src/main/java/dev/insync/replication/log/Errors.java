@@ -46,6 +46,7 @@ public enum Errors {
     STALE_BROKER_EPOCH(77, "Broker epoch has changed.", false),
     INVALID_RECORD(87, "This record has failed the validation on broker and hence will be rejected.", false),
     INVALID_UPDATE_VERSION(95, "The given update version was invalid.", false),
+    INCONSISTENT_TOPIC_ID(103, "The log's topic ID did not match the topic ID in the request.", true),
     INELIGIBLE_REPLICA(107, "The new ISR contains at least one ineligible replica.", false),
     NEW_LEADER_ELECTED(108, "The AlterPartition request successfully updated the partition state but the leader has changed.", false);
 

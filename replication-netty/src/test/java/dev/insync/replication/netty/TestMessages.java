@@ -47,6 +47,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Random;
+import java.util.UUID;
 
 /** Random valid messages (for round trips and as the seeds of mutated frames), and frame helpers. */
 public final class TestMessages {
@@ -104,7 +105,7 @@ public final class TestMessages {
         Map<TopicPartition, FetchRequest.PartitionData> m = new LinkedHashMap<>();
         for (TopicPartition tp : partitions(r, 6)) {
             m.put(tp, new FetchRequest.PartitionData(r.nextLong(), r.nextLong(), r.nextInt(), optionalInt(r),
-                    optionalInt(r)));
+                    optionalInt(r), r.nextBoolean() ? Optional.of(new UUID(r.nextLong(), r.nextLong())) : Optional.empty()));
         }
         int replicaId = r.nextBoolean() ? FetchRequest.CONSUMER_REPLICA_ID : r.nextInt(10);
         // FET-7: sessionless, opening, incremental (with forgotten partitions) or closing.

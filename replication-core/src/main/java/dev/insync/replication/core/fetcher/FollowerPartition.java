@@ -23,6 +23,7 @@ import dev.insync.replication.log.record.MemoryRecords;
 
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.UUID;
 
 /**
  * What a fetcher needs from the broker about one partition it follows: the local log's offsets and
@@ -35,6 +36,14 @@ public interface FollowerPartition {
 
     /** The partition. */
     TopicPartition topicPartition();
+
+    /**
+     * The id of the topic this replica belongs to, sent in every fetch so that the leader of a topic
+     * of the same name created again refuses it (FET-2); empty if unknown (then none is sent).
+     */
+    default Optional<UUID> topicId() {
+        return Optional.empty();
+    }
 
     /** The local log start offset, sent in every fetch (FOL-3). */
     long logStartOffset();

@@ -585,7 +585,7 @@ public final class ReplicaFetcher {
                 || d.currentLeaderEpoch().getAsInt() != st.currentLeaderEpoch()
                 || !d.lastFetchedEpoch().equals(st.lastFetchedEpoch())) {
             d = new FetchRequest.PartitionData(st.fetchOffset(), logStartOffset, config.fetchMaxBytes(),
-                    OptionalInt.of(st.currentLeaderEpoch()), st.lastFetchedEpoch());
+                    OptionalInt.of(st.currentLeaderEpoch()), st.lastFetchedEpoch(), e.partition().topicId());
             e.sent = d;
         }
         return d;
@@ -868,8 +868,9 @@ public final class ReplicaFetcher {
                 }
             }
             default -> {
-                // NOT_LEADER_OR_FOLLOWER, UNKNOWN_LEADER_EPOCH, UNKNOWN_TOPIC_OR_PARTITION,
-                // CORRUPT_MESSAGE and any other leader-side error: back off and retry (FOL-6).
+                // NOT_LEADER_OR_FOLLOWER, UNKNOWN_LEADER_EPOCH, UNKNOWN_TOPIC_OR_PARTITION, INCONSISTENT_TOPIC_ID
+                // (one of the two has not seen a deletion yet), CORRUPT_MESSAGE and any other leader-side error:
+                // back off and retry (FOL-6).
                 LOG.info("{}Error {} for partition {} at offset {}; retrying after {} ms", logPrefix,
                         data.error(), tp, sent.fetchOffset(), config.fetchBackoffMs());
                 delay(Set.of(tp));

@@ -49,6 +49,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -108,6 +109,7 @@ public final class Partition {
     private volatile boolean recovering;
     private volatile int minInsyncReplicas;
     private volatile boolean offline;
+    private final Optional<UUID> topicId;
 
     /**
      * A partition that is neither leader nor follower until {@link #makeLeader} or {@link #makeFollower}.
@@ -118,8 +120,19 @@ public final class Partition {
      * @param settings           the broker's services
      */
     public Partition(LocalLog log, int minInsyncReplicas, PartitionSettings settings) {
+        this(log, minInsyncReplicas, settings, Optional.empty());
+    }
+
+    /**
+     * A partition whose replica belongs to topic {@code topicId}: a fetch naming another id is refused
+     * (FET-2), so a replica of a deleted topic of the same name never counts as this one's.
+     *
+     * @param topicId  the id of the topic this replica belongs to, empty if the metadata names none
+     */
+    public Partition(LocalLog log, int minInsyncReplicas, PartitionSettings settings, Optional<UUID> topicId) {
         this.log = Objects.requireNonNull(log, "log");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.topicId = Objects.requireNonNull(topicId, "topicId");
         this.topicPartition = log.topicPartition();
         this.localBrokerId = settings.localBrokerId();
         this.logPrefix = "[Partition " + topicPartition + " broker=" + localBrokerId + "] ";
@@ -565,8 +578,15 @@ public final class Partition {
                 divergingEpoch);
     }
 
-    /** FET-2, in the contract's order; NONE when the fetch may be served. Called under the read lock. */
+    /**
+     * FET-2, in the contract's order, after the topic id: a fetch for a replica of another topic of
+     * this name (deleted and created again) is {@code INCONSISTENT_TOPIC_ID} whatever its epochs; NONE
+     * when the fetch may be served. Called under the read lock.
+     */
     private Errors fencingError(FetchRequest request, FetchRequest.PartitionData data) {
+        if (data.topicId().isPresent() && topicId.isPresent() && !data.topicId().get().equals(topicId.get())) {
+            return Errors.INCONSISTENT_TOPIC_ID;
+        }
         if (data.currentLeaderEpoch().isPresent()) {
             int requestEpoch = data.currentLeaderEpoch().getAsInt();
             if (requestEpoch < leaderEpoch) {
@@ -1099,6 +1119,11 @@ public final class Partition {
     /** The partition. */
     public TopicPartition topicPartition() {
         return topicPartition;
+    }
+
+    /** The id of the topic this replica belongs to, empty if the metadata named none when it was created. */
+    public Optional<UUID> topicId() {
+        return topicId;
     }
 
     /** Whether this broker leads the partition. */

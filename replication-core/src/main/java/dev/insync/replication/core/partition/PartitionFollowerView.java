@@ -25,6 +25,7 @@ import dev.insync.replication.log.record.MemoryRecords;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.UUID;
 
 /**
  * A {@link Partition} as its follower fetcher sees it ({@link FollowerPartition}): every mutation goes through
@@ -43,6 +44,11 @@ public final class PartitionFollowerView implements FollowerPartition {
     @Override
     public TopicPartition topicPartition() {
         return partition.topicPartition();
+    }
+
+    @Override
+    public Optional<UUID> topicId() {
+        return partition.topicId();
     }
 
     @Override

@@ -22,7 +22,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.UUID;
 
 /**
  * A Fetch (FOL-3, FET-1): from a follower ({@code replicaId >= 0}) or a consumer ({@code replicaId == -1}).
@@ -175,14 +177,23 @@ public record FetchRequest(int replicaId, long brokerEpoch, int maxWaitMs, int m
      * @param partitionMaxBytes   bound for this partition
      * @param currentLeaderEpoch  the leader epoch the sender believes current (FET-2), empty if not sent
      * @param lastFetchedEpoch    epoch of the sender's last batch (FET-3), empty without epoch information
+     * @param topicId             the id of the topic the sender's replica belongs to (FET-2: a leader whose
+     *                            replica has another id answers {@code INCONSISTENT_TOPIC_ID}), empty if not sent
      */
     public record PartitionData(long fetchOffset, long logStartOffset, int partitionMaxBytes,
-                                OptionalInt currentLeaderEpoch, OptionalInt lastFetchedEpoch) {
+                                OptionalInt currentLeaderEpoch, OptionalInt lastFetchedEpoch, Optional<UUID> topicId) {
 
-        /** @throws NullPointerException if an epoch is null (use {@link OptionalInt#empty()}) */
+        /** @throws NullPointerException if an epoch or the topic id is null (use the empty optionals) */
         public PartitionData {
             Objects.requireNonNull(currentLeaderEpoch, "currentLeaderEpoch");
             Objects.requireNonNull(lastFetchedEpoch, "lastFetchedEpoch");
+            Objects.requireNonNull(topicId, "topicId");
+        }
+
+        /** Without a topic id (a consumer's, or a sender that knows topics by name only). */
+        public PartitionData(long fetchOffset, long logStartOffset, int partitionMaxBytes,
+                             OptionalInt currentLeaderEpoch, OptionalInt lastFetchedEpoch) {
+            this(fetchOffset, logStartOffset, partitionMaxBytes, currentLeaderEpoch, lastFetchedEpoch, Optional.empty());
         }
 
         /** Reads from {@code fetchOffset}, at most {@code partitionMaxBytes}; no log start offset, no epochs. */
@@ -192,19 +203,26 @@ public record FetchRequest(int replicaId, long brokerEpoch, int maxWaitMs, int m
 
         /** This data with the sender's log start offset (a follower's, FET-4). */
         public PartitionData withLogStartOffset(long offset) {
-            return new PartitionData(fetchOffset, offset, partitionMaxBytes, currentLeaderEpoch, lastFetchedEpoch);
+            return new PartitionData(fetchOffset, offset, partitionMaxBytes, currentLeaderEpoch, lastFetchedEpoch,
+                    topicId);
         }
 
         /** This data with the leader epoch the sender believes current (FET-2). */
         public PartitionData withCurrentLeaderEpoch(int epoch) {
             return new PartitionData(fetchOffset, logStartOffset, partitionMaxBytes, OptionalInt.of(epoch),
-                    lastFetchedEpoch);
+                    lastFetchedEpoch, topicId);
         }
 
         /** This data with the epoch of the sender's last batch (FET-3), or empty. */
         public PartitionData withLastFetchedEpoch(OptionalInt epoch) {
             return new PartitionData(fetchOffset, logStartOffset, partitionMaxBytes, currentLeaderEpoch,
-                    Objects.requireNonNull(epoch, "epoch"));
+                    Objects.requireNonNull(epoch, "epoch"), topicId);
+        }
+
+        /** This data with the id of the topic the sender's replica belongs to (FET-2). */
+        public PartitionData withTopicId(UUID id) {
+            return new PartitionData(fetchOffset, logStartOffset, partitionMaxBytes, currentLeaderEpoch,
+                    lastFetchedEpoch, Optional.of(id));
         }
     }
 

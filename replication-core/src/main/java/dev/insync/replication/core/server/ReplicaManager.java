@@ -1338,8 +1338,9 @@ public final class ReplicaManager {
                 }
             });
         }
+        // FET-2: the id goes into this replica's fetches as a follower and is checked in others' as a leader.
         Partition partition = new Partition(LocalLog.of(log), topicConfigs.minInsyncReplicas(tp.topic()),
-                partitionSettings);
+                partitionSettings, Optional.ofNullable(topicId));
         partitions.put(tp, partition);
         hostedGeneration++;
         return partition;

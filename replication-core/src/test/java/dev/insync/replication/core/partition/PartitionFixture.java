@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.UUID;
 
 /** One partition led (or followed) by broker 1, with a manual clock, an in-memory log and a held AlterPartition sender. */
 final class PartitionFixture {
@@ -52,6 +53,10 @@ final class PartitionFixture {
     }
 
     PartitionFixture(int minIsr, AlterPartitionSender customSender) {
+        this(minIsr, customSender, Optional.empty());
+    }
+
+    PartitionFixture(int minIsr, AlterPartitionSender customSender, Optional<UUID> topicId) {
         ReplicaEligibility eligibility = new ReplicaEligibility() {
             @Override
             public synchronized boolean isBrokerEligible(int brokerId, long brokerEpochFromFetch) {
@@ -87,7 +92,7 @@ final class PartitionFixture {
             }
         };
         partition = new Partition(log, minIsr, new PartitionSettings(1, () -> 101L, time, LAG_MS, eligibility,
-                customSender == null ? sender : customSender, listener));
+                customSender == null ? sender : customSender, listener), topicId);
     }
 
     static PartitionRegistration registration(int leader, int leaderEpoch, int partitionEpoch, List<Integer> replicas,

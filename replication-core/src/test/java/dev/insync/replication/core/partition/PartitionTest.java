@@ -34,7 +34,9 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.UUID;
 
 import static dev.insync.replication.core.partition.PartitionFixture.MAX_BYTES;
 import static dev.insync.replication.core.partition.PartitionFixture.data;
@@ -477,6 +479,42 @@ class PartitionTest {
             assertThat(fetch(follower, 3, 103, 0, OptionalInt.of(4), now)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
             assertThat(fetch(follower, 3, 103, 0, OptionalInt.of(5), now)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
             assertThat(fetch(follower, 3, 103, 0, OptionalInt.empty(), now)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+        }
+
+        @Test
+        @DisplayName("FET-2 a fetch naming another topic id is INCONSISTENT_TOPIC_ID before the epoch checks, with no state change; the same id, or none, is served")
+        void fet2TopicId() {
+            UUID id = new UUID(7, 7);
+            PartitionFixture f = new PartitionFixture(1, null, Optional.of(id)).leaderOf123();
+            f.append(4, Acks.LEADER);
+            ReplicaState before = f.partition.remoteReplicaState(2).orElseThrow();
+            long now = f.time.milliseconds() + 1;
+            UUID other = new UUID(8, 8);
+
+            assertThat(fetchWithTopicId(f, 4, OptionalInt.of(0), Optional.of(other), now))
+                    .isEqualTo(Errors.INCONSISTENT_TOPIC_ID);
+            // A replica of the deleted topic may well be in a newer epoch than the new topic's: the id comes first.
+            assertThat(fetchWithTopicId(f, 4, OptionalInt.of(3), Optional.of(other), now))
+                    .isEqualTo(Errors.INCONSISTENT_TOPIC_ID);
+            assertThat(f.partition.remoteReplicaState(2)).hasValue(before);
+            assertThat(f.partition.highWatermark()).isZero();
+
+            assertThat(fetchWithTopicId(f, 4, OptionalInt.of(0), Optional.of(id), now)).isEqualTo(Errors.NONE);
+            assertThat(f.partition.remoteReplicaState(2).orElseThrow().logEndOffset()).isEqualTo(4);
+            assertThat(fetchWithTopicId(f, 4, OptionalInt.of(0), Optional.empty(), now)).isEqualTo(Errors.NONE);
+
+            // A replica whose metadata named no id (a log from before topic ids) checks names only.
+            PartitionFixture legacy = new PartitionFixture(1).leaderOf123();
+            assertThat(fetchWithTopicId(legacy, 0, OptionalInt.of(0), Optional.of(other), now)).isEqualTo(Errors.NONE);
+            assertThat(legacy.partition.topicId()).isEmpty();
+            assertThat(f.partition.topicId()).hasValue(id);
+        }
+
+        private Errors fetchWithTopicId(PartitionFixture f, long offset, OptionalInt epoch, Optional<UUID> topicId,
+                                        long now) {
+            FetchRequest.PartitionData plain = data(offset, epoch, OptionalInt.empty());
+            FetchRequest.PartitionData d = topicId.map(plain::withTopicId).orElse(plain);
+            return f.partition.fetch(request(2, 102, d), d, MAX_BYTES, now, true).data().error();
         }
 
         private Errors fetch(PartitionFixture f, int replicaId, long brokerEpoch, long offset, OptionalInt epoch, long now) {

@@ -39,11 +39,12 @@ public final class Apis {
 
     /**
      * Replica fetch (replicaId >= 0, which is a broker-identity claim, SEC-2) and consumer fetch (-1);
-     * version 1 adds the fetch session fields (FET-7), version 0 is a fetch without a session.
+     * version 1 adds the fetch session fields (FET-7), version 2 a topic id per partition (FET-2),
+     * version 0 is a fetch without a session.
      */
     public static final Api<FetchRequest, FetchResponse> FETCH = Api
             .builder(FETCH_KEY, "Fetch", FetchRequestCodec.INSTANCE, FetchResponseCodec.INSTANCE)
-            .versions(0, 1).claimedBrokerId(r -> r.isFromFollower() ? r.replicaId() : Api.NO_BROKER_CLAIM).build();
+            .versions(0, FetchRequestCodec.TOPIC_IDS_VERSION).claimedBrokerId(r -> r.isFromFollower() ? r.replicaId() : Api.NO_BROKER_CLAIM).build();
 
     /** Topics, partitions, leaders, epochs, ISR, ELR and the brokers' endpoints. */
     public static final Api<MetadataRequest, MetadataResponse> METADATA = Api

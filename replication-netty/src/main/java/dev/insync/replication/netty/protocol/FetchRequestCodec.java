@@ -22,16 +22,23 @@ import dev.insync.replication.log.TopicPartition;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Fetch request v0 (replica and consumer fetch, FOL-3, FET-1): replicaId int32, brokerEpoch int64,
  * maxWaitMs int32, minBytes int32, maxBytes int32, then topic blocks of partitions: partition int32,
  * fetchOffset int64, logStartOffset int64, partitionMaxBytes int32, currentLeaderEpoch (optional
- * int32), lastFetchedEpoch (optional int32).
+ * int32), lastFetchedEpoch (optional int32). Version 1 adds the fetch session fields (FET-7),
+ * version 2 a topic id (optional UUID) after each partition's lastFetchedEpoch (FET-2). Written in
+ * an older version, a request's topic ids are left out: that leader checks names only, as before.
  */
 public final class FetchRequestCodec implements MessageCodec<FetchRequest> {
 
     public static final FetchRequestCodec INSTANCE = new FetchRequestCodec();
+    /** The first version with the fetch session fields. */
+    public static final short SESSIONS_VERSION = 1;
+    /** The first version with a topic id per partition. */
+    public static final short TOPIC_IDS_VERSION = 2;
 
     /** partition index + offsets + max bytes + two absent optionals. */
     static final int MIN_PARTITION_BYTES = 4 + 8 + 8 + 4 + 1 + 1;
@@ -52,12 +59,17 @@ public final class FetchRequestCodec implements MessageCodec<FetchRequest> {
                     + r.sessionEpoch() + " (FET-7 needs v1)");
         }
         out.int32(r.replicaId()).int64(r.brokerEpoch()).int32(r.maxWaitMs()).int32(r.minBytes()).int32(r.maxBytes());
-        if (version >= 1) {
+        if (version >= SESSIONS_VERSION) {
             out.int32(r.sessionId()).int32(r.sessionEpoch());
         }
-        TopicBlocks.write(r.partitions(), out, (d, o) -> o.int64(d.fetchOffset()).int64(d.logStartOffset())
-                .int32(d.partitionMaxBytes()).optionalInt32(d.currentLeaderEpoch()).optionalInt32(d.lastFetchedEpoch()));
-        if (version >= 1) {
+        TopicBlocks.write(r.partitions(), out, (d, o) -> {
+            o.int64(d.fetchOffset()).int64(d.logStartOffset()).int32(d.partitionMaxBytes())
+                    .optionalInt32(d.currentLeaderEpoch()).optionalInt32(d.lastFetchedEpoch());
+            if (version >= TOPIC_IDS_VERSION) {
+                o.optionalUuid(d.topicId());
+            }
+        });
+        if (version >= SESSIONS_VERSION) {
             Map<TopicPartition, Boolean> forgotten = new LinkedHashMap<>();
             r.forgotten().forEach(tp -> forgotten.put(tp, Boolean.TRUE));
             TopicBlocks.write(forgotten, out, (nothing, o) -> { });
@@ -77,14 +89,15 @@ public final class FetchRequestCodec implements MessageCodec<FetchRequest> {
         int maxBytes = in.int32("fetch maxBytes");
         int sessionId = FetchRequest.NO_SESSION_ID;
         int sessionEpoch = FetchRequest.FINAL_EPOCH;
-        if (version >= 1) {
+        if (version >= SESSIONS_VERSION) {
             sessionId = in.int32("fetch sessionId");
             sessionEpoch = in.int32("fetch sessionEpoch");
         }
         Map<TopicPartition, FetchRequest.PartitionData> partitions =
                 TopicBlocks.read(in, "fetch", MIN_PARTITION_BYTES, (p, i) -> new FetchRequest.PartitionData(
                         i.int64("fetchOffset"), i.int64("logStartOffset"), i.int32("partitionMaxBytes"),
-                        i.optionalInt32("currentLeaderEpoch"), i.optionalInt32("lastFetchedEpoch")));
+                        i.optionalInt32("currentLeaderEpoch"), i.optionalInt32("lastFetchedEpoch"),
+                        version >= TOPIC_IDS_VERSION ? i.optionalUuid("topicId") : Optional.empty()));
         if (version == 0) {
             return new FetchRequest(replicaId, brokerEpoch, maxWaitMs, minBytes, maxBytes, partitions);
         }

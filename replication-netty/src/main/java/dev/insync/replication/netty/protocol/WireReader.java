@@ -187,6 +187,12 @@ public final class WireReader {
         return bool(field + " present") ? java.util.OptionalInt.of(int32(field)) : java.util.OptionalInt.empty();
     }
 
+    /** An optional UUID: int8 presence (0 or 1), then its most and least significant int64 when present. */
+    public java.util.Optional<java.util.UUID> optionalUuid(String field) {
+        return bool(field + " present") ? java.util.Optional.of(new java.util.UUID(int64(field), int64(field)))
+                : java.util.Optional.empty();
+    }
+
     /**
      * Record bytes: int32 length (0..bytes left) then the bytes, copied out of the frame so the frame
      * can be released. Batch framing and CRCs are the log's to check (LOG-5), not the wire's.

@@ -99,6 +99,15 @@ public final class WireWriter {
         return this;
     }
 
+    /** An optional UUID: int8 presence (0 or 1), then its most and least significant int64 when present. */
+    public WireWriter optionalUuid(java.util.Optional<java.util.UUID> v) {
+        bool(v.isPresent());
+        if (v.isPresent()) {
+            int64(v.get().getMostSignificantBits()).int64(v.get().getLeastSignificantBits());
+        }
+        return this;
+    }
+
     /** A non-null string of at most {@code maxBytes} UTF-8 bytes. */
     public WireWriter string(String s, int maxBytes, String field) {
         if (s == null) {

@@ -31,6 +31,7 @@ import dev.insync.replication.netty.protocol.ApiVersionsRequest;
 import dev.insync.replication.netty.protocol.ApiVersionsResponse;
 import dev.insync.replication.netty.protocol.Apis;
 import dev.insync.replication.netty.protocol.ErrorCodes;
+import dev.insync.replication.netty.protocol.FetchRequestCodec;
 import dev.insync.replication.netty.protocol.ProduceRequest;
 import dev.insync.replication.netty.protocol.ProduceResponse;
 import dev.insync.replication.netty.server.MetadataView;
@@ -125,12 +126,12 @@ class ClientConnectionTest {
     @DisplayName("NET-1 over a socket: an unknown version is answered UNSUPPORTED_VERSION and the same connection serves ApiVersions next")
     void unsupportedVersionOverSocket() throws Exception {
         InetSocketAddress address = startServer(config);
-        // A client that believes in a Fetch v3: speak it by hand on a plain socket.
+        // A client that believes in a Fetch v9: speak it by hand on a plain socket.
         try (Socket s = new Socket()) {
             s.connect(address, 5000);
             s.setSoTimeout(5000);
             byte[] unknown = TestMessages.bytes(io.netty.buffer.Unpooled.buffer().writeInt(10).writeShort(Apis.FETCH_KEY)
-                    .writeShort(3).writeInt(77).writeShort(-1));
+                    .writeShort(9).writeInt(77).writeShort(-1));
             byte[] versions = TestMessages.bytes(TestMessages.requestFrame(Apis.API_VERSIONS, 78, new ApiVersionsRequest()));
             s.getOutputStream().write(unknown);
             s.getOutputStream().write(versions);
@@ -146,7 +147,8 @@ class ClientConnectionTest {
             data.readFully(body);
             ApiVersionsResponse v = Apis.API_VERSIONS.responseCodec().read((short) 0,
                     new dev.insync.replication.netty.protocol.WireReader(io.netty.buffer.Unpooled.wrappedBuffer(body)));
-            assertThat(v.apis()).contains(new ApiVersionsResponse.ApiVersion(Apis.FETCH_KEY, (short) 0, (short) 1));
+            assertThat(v.apis()).contains(new ApiVersionsResponse.ApiVersion(Apis.FETCH_KEY, (short) 0,
+                    FetchRequestCodec.TOPIC_IDS_VERSION));
         }
         assertThat(replicas.callCount()).isZero();
     }

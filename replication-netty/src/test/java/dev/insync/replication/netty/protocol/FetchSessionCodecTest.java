@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -84,6 +85,30 @@ class FetchSessionCodecTest {
         assertThat(forgotten.readInt()).isEqualTo(0);
         assertThat(forgotten.isReadable()).isFalse();
         assertThat(readRequest(v1, 1)).isEqualTo(r);
+    }
+
+    @Test
+    @DisplayName("FET-2 NET-1 Fetch v2 adds each partition's topic id after its lastFetchedEpoch; v1 leaves it out")
+    void fet2V2TopicIds() {
+        UUID id = new UUID(0x0102030405060708L, 0x090a0b0c0d0e0f10L);
+        FetchRequest r = FetchRequest.follower(2, 7L).partition(A0, FetchRequest.PartitionData.at(10L, 100)
+                .withCurrentLeaderEpoch(3).withTopicId(id)).partition(B0, FetchRequest.PartitionData.at(5L, 100)).build();
+        byte[] v1 = body(r, 1);
+        byte[] v2 = body(r, 2);
+        assertThat(readRequest(v2, 2)).isEqualTo(r);
+        FetchRequest withoutIds = readRequest(v1, 1);
+        assertThat(withoutIds.partitionData(0).topicId()).isEmpty();
+        assertThat(withoutIds.partitionData(0).fetchOffset()).isEqualTo(10L);
+        // One presence byte per partition, and the id's 16 bytes where present.
+        assertThat(v2.length - v1.length).isEqualTo(1 + 16 + 1);
+        // a0's entry ends with the id: most significant int64, then least significant.
+        int fixed = 4 + 8 + 4 + 4 + 4 + 4 + 4; // through the session fields
+        int topicHeader = 4 + 2 + 1 + 4;      // topic blocks, "a", its partition count
+        int a0End = fixed + topicHeader + 4 + 8 + 8 + 4 + (1 + 4) + 1 + 17;
+        ByteBuf b = Unpooled.wrappedBuffer(v2);
+        assertThat(b.getByte(a0End - 17)).isEqualTo((byte) 1);
+        assertThat(b.getLong(a0End - 16)).isEqualTo(id.getMostSignificantBits());
+        assertThat(b.getLong(a0End - 8)).isEqualTo(id.getLeastSignificantBits());
     }
 
     @Test

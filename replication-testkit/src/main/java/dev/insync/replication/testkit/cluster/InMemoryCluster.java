@@ -45,6 +45,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -208,7 +209,11 @@ public final class InMemoryCluster implements AutoCloseable {
             return false;
         }
         ClusterBroker broker = brokers.get(leader);
-        return broker != null && broker.partition(tp).map(p -> p.isLeader()).orElse(false);
+        // Of this topic: a replica of a deleted topic of the name, not yet stopped, leads in the same epoch.
+        Optional<UUID> topicId = controller.topicId(tp.topic());
+        return broker != null && broker.partition(tp)
+                .filter(p -> topicId.isEmpty() || p.topicId().isEmpty() || p.topicId().equals(topicId))
+                .map(p -> p.isLeader()).orElse(false);
     }
 
     /**

@@ -40,6 +40,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -322,6 +323,11 @@ public final class ClusterController implements AutoCloseable {
     /** The partition epochs {@code tp} went through, e.g. {@code [0, 1, 2]} in SCN-1. */
     public List<Integer> partitionEpochs(TopicPartition tp) {
         return committed.partitionEpochs(tp);
+    }
+
+    /** The id of {@code topic}, if it exists. */
+    public Optional<UUID> topicId(String topic) {
+        return committed.topicId(topic);
     }
 
     /** The current registration of {@code brokerId}, if it ever registered. */

@@ -40,6 +40,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
+import java.util.UUID;
 
 /**
  * What the controller committed, read from the metadata log itself as a Raft observer reads it
@@ -148,6 +149,11 @@ public final class CommittedMetadata implements MetadataLog.Listener {
     /** Whether {@code topic} exists. */
     public synchronized boolean hasTopic(String topic) {
         return state.topic(topic) != null;
+    }
+
+    /** The id of {@code topic}, if it exists. */
+    public synchronized Optional<UUID> topicId(String topic) {
+        return Optional.ofNullable(state.topic(topic)).map(TopicEntry::topicId);
     }
 
     /** Offset of the last committed record, -1 before the first. */

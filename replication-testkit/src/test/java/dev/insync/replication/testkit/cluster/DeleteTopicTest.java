@@ -113,6 +113,35 @@ class DeleteTopicTest {
     }
 
     @Test
+    @DisplayName("FET-2 a follower cut from the controller while its topic is deleted and created again is refused by the new topic's leader (INCONSISTENT_TOPIC_ID): its old log takes none of the new records")
+    void followerOfTheDeletedTopicIsRefused() {
+        try (InMemoryCluster cluster = cluster().build()) {
+            cluster.createTopic("t", 1, 2, 3);
+            TestProducer producer = cluster.producer("p");
+            List<String> old = send(cluster, producer, "old-", 20);
+            // Broker 3 still fetches from broker 1 but hears of neither the deletion nor the new topic. Both
+            // topics start in leader epoch 0, so epochs and offsets alone would let it fetch the new one.
+            cluster.partitionFromController(3);
+            cluster.await(cluster.controller().deleteTopic("t")); // not cluster.deleteTopic: broker 3 keeps its replica
+            cluster.createTopic("t", 1, 2, 3);
+            List<String> fresh = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                // acks=all waits until broker 3 leaves the ISR (fenced once its session expires).
+                ProduceOutcome outcome = cluster.await(producer.send("t", 0, null, "new-" + i, -1, 120_000));
+                assertThat(outcome.isSuccess()).as("send of new-%d: %s", i, outcome).isTrue();
+                fresh.add("new-" + i);
+            }
+            assertThat(values(cluster, 3)).as("the deleted topic's replica on broker 3").isEqualTo(old);
+            assertThat(values(cluster, 1)).isEqualTo(fresh);
+
+            cluster.heal();
+            assertThat(cluster.runUntil(() -> cluster.admin().isr("t", 0).size() == 3
+                    && cluster.admin().logEndOffset(3, "t", 0) == fresh.size(), 60_000)).isTrue();
+            assertThat(values(cluster, 3)).isEqualTo(fresh);
+        }
+    }
+
+    @Test
     @DisplayName("a broker down while its topic was deleted deletes the stray log when it comes back")
     void deletedWhileABrokerWasDown() {
         try (InMemoryCluster cluster = cluster().build()) {
