@@ -44,7 +44,8 @@ public final class Apis {
      */
     public static final Api<FetchRequest, FetchResponse> FETCH = Api
             .builder(FETCH_KEY, "Fetch", FetchRequestCodec.INSTANCE, FetchResponseCodec.INSTANCE)
-            .versions(0, FetchRequestCodec.TOPIC_IDS_VERSION).claimedBrokerId(r -> r.isFromFollower() ? r.replicaId() : Api.NO_BROKER_CLAIM).build();
+            .versions(0, FetchRequestCodec.TOPIC_IDS_VERSION)
+            .claimedBrokerId(r -> r.isFromFollower() ? r.replicaId() : Api.NO_BROKER_CLAIM).build();
 
     /** Topics, partitions, leaders, epochs, ISR, ELR and the brokers' endpoints. */
     public static final Api<MetadataRequest, MetadataResponse> METADATA = Api
