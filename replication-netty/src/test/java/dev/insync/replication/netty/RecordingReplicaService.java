@@ -57,6 +57,12 @@ public final class RecordingReplicaService implements ReplicaService {
         return this;
     }
 
+    /** From now on leaves fetch answers to the test (each call's {@code answer}). */
+    public RecordingReplicaService answerLater() {
+        answerAtOnce = false;
+        return this;
+    }
+
     @Override
     public CompletionStage<FetchResponse> fetch(FetchRequest request, RecordsForm form) {
         FetchCall call = new FetchCall(request, form, new CompletableFuture<>());
