@@ -177,8 +177,6 @@ public final class ReplicaManager {
     private final Map<LogDirectory, Integer> logCounts = new ConcurrentHashMap<>();
     /** The id of every topic metadata named one (Kafka's topic ids); under the state-change lock. */
     private final Map<String, UUID> topicIds = new HashMap<>();
-    /** The topic id of each hosted partition whose topic has one; under the state-change lock. */
-    private final Map<TopicPartition, UUID> hostedTopicIds = new HashMap<>();
     private volatile boolean started;
     private volatile boolean shutDown;
     private volatile long lastAppliedMetadataOffset = -1L;
@@ -1222,11 +1220,12 @@ public final class ReplicaManager {
             return;
         }
         UUID topicId = topicIds.get(tp.topic());
-        UUID hostedId = hostedTopicIds.get(tp);
-        if (topicId != null && hostedId != null && !hostedId.equals(topicId)) {
+        Partition hosted = partitions.get(tp);
+        Optional<UUID> hostedId = hosted == null ? Optional.empty() : hosted.topicId();
+        if (topicId != null && hostedId.isPresent() && !hostedId.get().equals(topicId)) {
             // The name was deleted and created again while this broker missed the deletion (it loaded an image).
             LOG.info("{}The replica of {} belongs to topic id {}, metadata names {}: it is a deleted topic's",
-                    logPrefix, tp, PartitionMetadataFile.format(hostedId), PartitionMetadataFile.format(topicId));
+                    logPrefix, tp, PartitionMetadataFile.format(hostedId.get()), PartitionMetadataFile.format(topicId));
             if (stopReplica(tp)) {
                 stopFetching.add(tp);
                 toWake.add(tp);
@@ -1325,8 +1324,8 @@ public final class ReplicaManager {
             logCounts.merge(dir, 1, Integer::sum);
         }
         logDirOfPartition.put(tp, dir);
-        if (topicId != null) {
-            recordTopicId(dir, log, tp, topicId, stored.isEmpty());
+        if (topicId != null && stored.isEmpty()) {
+            writeTopicId(dir, log, topicId);
         }
         // LOG-11 group commit: leader appends leave due flushes to the LogFlusher (follower appends still flush).
         log.setLeaderFlushDeferred(true);
@@ -1347,19 +1346,16 @@ public final class ReplicaManager {
     }
 
     /**
-     * Records {@code topicId} as the hosted replica's, writing {@code partition.metadata} when the
-     * log has none yet (new, or written before topic ids); a failure takes the directory offline (§9).
+     * Writes {@code partition.metadata} naming {@code topicId} into a log that has none yet (new, or
+     * written before topic ids); a failure takes the directory offline (§9).
      */
-    private void recordTopicId(LogDirectory dir, Log log, TopicPartition tp, UUID topicId, boolean write) {
-        if (write) {
-            try {
-                new PartitionMetadataFile(log.dir(), dir.fileSync()).write(topicId);
-            } catch (ApiException e) {
-                handleLogDirFailure(dir, e);
-                throw e;
-            }
+    private void writeTopicId(LogDirectory dir, Log log, UUID topicId) {
+        try {
+            new PartitionMetadataFile(log.dir(), dir.fileSync()).write(topicId);
+        } catch (ApiException e) {
+            handleLogDirFailure(dir, e);
+            throw e;
         }
-        hostedTopicIds.put(tp, topicId);
     }
 
     /** The topic id in the {@code partition.metadata} of {@code tp}'s log in {@code dir}, if it has one. */
@@ -1452,7 +1448,6 @@ public final class ReplicaManager {
     /** Stops hosting {@code tp} (no longer assigned, or deleted) and deletes its log; returns whether it was hosted. */
     private boolean stopReplica(TopicPartition tp) {
         withoutLogWhileDirOffline.remove(tp);
-        hostedTopicIds.remove(tp);
         Partition removed = partitions.remove(tp);
         hostedGeneration++;
         LogDirectory dir = logDirOfPartition.remove(tp);

@@ -38,14 +38,26 @@ class DeleteTopicTest {
     }
 
     private static List<String> send(InMemoryCluster cluster, TestProducer producer, String prefix, int count) {
+        return send(cluster, producer, prefix, count, 5_000);
+    }
+
+    /** Sends {@code prefix0..} to t-0 with acks=all, each waiting at most {@code timeoutMs}; all must succeed. */
+    private static List<String> send(InMemoryCluster cluster, TestProducer producer, String prefix, int count,
+                                     long timeoutMs) {
         List<String> values = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String value = prefix + i;
-            ProduceOutcome outcome = cluster.await(producer.send("t", 0, null, value, -1, 5_000));
+            ProduceOutcome outcome = cluster.await(producer.send("t", 0, null, value, -1, timeoutMs));
             assertThat(outcome.isSuccess()).as("send of %s: %s", value, outcome).isTrue();
             values.add(value);
         }
         return values;
+    }
+
+    /** Runs until t-0's ISR is whole again and broker 3's log ends at {@code logEndOffset}. */
+    private static void awaitBroker3CaughtUp(InMemoryCluster cluster, long logEndOffset, long timeoutMs) {
+        assertThat(cluster.runUntil(() -> cluster.admin().isr("t", 0).size() == 3
+                && cluster.admin().logEndOffset(3, "t", 0) == logEndOffset, timeoutMs)).isTrue();
     }
 
     private static List<String> values(InMemoryCluster cluster, int broker) {
@@ -105,8 +117,7 @@ class DeleteTopicTest {
             assertThat(newId).isNotEqualTo(oldId);
 
             cluster.restart(3);
-            assertThat(cluster.runUntil(() -> cluster.admin().isr("t", 0).size() == 3
-                    && cluster.admin().logEndOffset(3, "t", 0) == fresh.size(), 30_000)).isTrue();
+            awaitBroker3CaughtUp(cluster, fresh.size(), 30_000);
             assertThat(values(cluster, 3)).isEqualTo(fresh).isEqualTo(values(cluster, 1));
             assertThat(storedTopicId(cluster, 3)).isEqualTo(newId);
         }
@@ -124,19 +135,13 @@ class DeleteTopicTest {
             cluster.partitionFromController(3);
             cluster.await(cluster.controller().deleteTopic("t")); // not cluster.deleteTopic: broker 3 keeps its replica
             cluster.createTopic("t", 1, 2, 3);
-            List<String> fresh = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                // acks=all waits until broker 3 leaves the ISR (fenced once its session expires).
-                ProduceOutcome outcome = cluster.await(producer.send("t", 0, null, "new-" + i, -1, 120_000));
-                assertThat(outcome.isSuccess()).as("send of new-%d: %s", i, outcome).isTrue();
-                fresh.add("new-" + i);
-            }
+            // acks=all waits until broker 3 leaves the ISR (fenced once its session expires).
+            List<String> fresh = send(cluster, producer, "new-", 10, 120_000);
             assertThat(values(cluster, 3)).as("the deleted topic's replica on broker 3").isEqualTo(old);
             assertThat(values(cluster, 1)).isEqualTo(fresh);
 
             cluster.heal();
-            assertThat(cluster.runUntil(() -> cluster.admin().isr("t", 0).size() == 3
-                    && cluster.admin().logEndOffset(3, "t", 0) == fresh.size(), 60_000)).isTrue();
+            awaitBroker3CaughtUp(cluster, fresh.size(), 60_000);
             assertThat(values(cluster, 3)).isEqualTo(fresh);
         }
     }
