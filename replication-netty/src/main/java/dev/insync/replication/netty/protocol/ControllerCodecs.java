@@ -618,13 +618,13 @@ public final class ControllerCodecs {
         }
         Map<String, UUID> sorted = new TreeMap<>(ids);
         out.arrayLength(sorted.size());
-        sorted.forEach((t, id) -> topic(t, out).int64(id.getMostSignificantBits()).int64(id.getLeastSignificantBits()));
+        sorted.forEach((t, id) -> topic(t, out).uuid(id));
     }
 
     private static Map<String, UUID> topicIds(WireReader in, short version) {
         if (version < TOPIC_IDS_VERSION) {
             return Map.of();
         }
-        return byTopic(in, "topic ids", 16, r -> new UUID(r.int64("topic id"), r.int64("topic id")));
+        return byTopic(in, "topic ids", 16, r -> r.uuid("topic id"));
     }
 }

@@ -187,10 +187,14 @@ public final class WireReader {
         return bool(field + " present") ? java.util.OptionalInt.of(int32(field)) : java.util.OptionalInt.empty();
     }
 
-    /** An optional UUID: int8 presence (0 or 1), then its most and least significant int64 when present. */
+    /** A UUID: its most significant int64, then its least significant. */
+    public java.util.UUID uuid(String field) {
+        return new java.util.UUID(int64(field), int64(field));
+    }
+
+    /** An optional UUID: int8 presence (0 or 1), then {@link #uuid} when present. */
     public java.util.Optional<java.util.UUID> optionalUuid(String field) {
-        return bool(field + " present") ? java.util.Optional.of(new java.util.UUID(int64(field), int64(field)))
-                : java.util.Optional.empty();
+        return bool(field + " present") ? java.util.Optional.of(uuid(field)) : java.util.Optional.empty();
     }
 
     /**

@@ -99,11 +99,16 @@ public final class WireWriter {
         return this;
     }
 
-    /** An optional UUID: int8 presence (0 or 1), then its most and least significant int64 when present. */
+    /** A UUID: its most significant int64, then its least significant. */
+    public WireWriter uuid(java.util.UUID v) {
+        return int64(v.getMostSignificantBits()).int64(v.getLeastSignificantBits());
+    }
+
+    /** An optional UUID: int8 presence (0 or 1), then {@link #uuid} when present. */
     public WireWriter optionalUuid(java.util.Optional<java.util.UUID> v) {
         bool(v.isPresent());
         if (v.isPresent()) {
-            int64(v.get().getMostSignificantBits()).int64(v.get().getLeastSignificantBits());
+            uuid(v.get());
         }
         return this;
     }
