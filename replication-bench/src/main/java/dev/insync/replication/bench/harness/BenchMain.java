@@ -19,13 +19,18 @@ package dev.insync.replication.bench.harness;
 import dev.insync.replication.bench.processes.ProcessBenchSettings;
 import picocli.CommandLine;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Runs a bench and writes its report. {@link #main} is the bench's command line ({@link BenchCommand}):
@@ -61,6 +66,8 @@ public final class BenchMain {
         machine.put("max_heap", Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB");
         machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                 + System.getProperty("os.arch"));
+        machine.put("cpu", cpuModel());
+        machine.put("cpuidle", cpuIdle());
         long start = System.nanoTime();
         Measurements m = new BenchSuite(options, processSettings, progress).run();
         machine.put("load_after", loadAverage());
@@ -69,6 +76,38 @@ public final class BenchMain {
         String text = new BenchReport(m, options, machine).write();
         progress.accept(null);
         return text;
+    }
+
+    /** The first {@code model name} of /proc/cpuinfo: runs on machines of one kind differ by it. */
+    static String cpuModel() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            return lines.filter(l -> l.startsWith("model name")).findFirst()
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("unknown");
+        } catch (IOException | UncheckedIOException e) {
+            return "unknown";
+        }
+    }
+
+    /**
+     * The idle driver and, in a guest with {@code haltpoll}, how long an idle vCPU polls before it
+     * halts: with 0 every hand-off to an idle vCPU waits for the host to run it again, which costs
+     * tens of microseconds and sets the in-JVM acks=all p50 (docs/performance.md, run 19).
+     */
+    static String cpuIdle() {
+        Path idle = Path.of("/sys/devices/system/cpu/cpuidle");
+        String driver = firstLine(idle.resolve("current_driver"));
+        String governor = firstLine(idle.resolve("current_governor"));
+        String pollNs = firstLine(Path.of("/sys/module/haltpoll/parameters/guest_halt_poll_ns"));
+        return "driver " + driver + ", governor " + governor
+                + (pollNs.equals("unknown") ? "" : ", guest_halt_poll_ns " + pollNs);
+    }
+
+    private static String firstLine(Path file) {
+        try (Stream<String> lines = Files.lines(file)) {
+            return lines.findFirst().map(String::trim).orElse("unknown");
+        } catch (IOException | UncheckedIOException e) {
+            return "unknown";
+        }
     }
 
     private static String loadAverage() {
