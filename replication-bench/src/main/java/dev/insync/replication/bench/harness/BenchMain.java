@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -40,6 +41,9 @@ import java.util.stream.Stream;
  * bench's charting and histogram libraries.
  */
 public final class BenchMain {
+
+    /** A machine fact this machine does not expose. */
+    private static final String UNKNOWN = "unknown";
 
     private BenchMain() {
     }
@@ -79,13 +83,9 @@ public final class BenchMain {
     }
 
     /** The first {@code model name} of /proc/cpuinfo: runs on machines of one kind differ by it. */
-    static String cpuModel() {
-        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-            return lines.filter(l -> l.startsWith("model name")).findFirst()
-                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("unknown");
-        } catch (IOException | UncheckedIOException e) {
-            return "unknown";
-        }
+    private static String cpuModel() {
+        String line = firstLine(Path.of("/proc/cpuinfo"), l -> l.startsWith("model name"));
+        return line.equals(UNKNOWN) ? line : line.substring(line.indexOf(':') + 1).trim();
     }
 
     /**
@@ -93,20 +93,20 @@ public final class BenchMain {
      * halts: with 0 every hand-off to an idle vCPU waits for the host to run it again, which costs
      * tens of microseconds and sets the in-JVM acks=all p50 (docs/performance.md, run 19).
      */
-    static String cpuIdle() {
+    private static String cpuIdle() {
         Path idle = Path.of("/sys/devices/system/cpu/cpuidle");
-        String driver = firstLine(idle.resolve("current_driver"));
-        String governor = firstLine(idle.resolve("current_governor"));
-        String pollNs = firstLine(Path.of("/sys/module/haltpoll/parameters/guest_halt_poll_ns"));
-        return "driver " + driver + ", governor " + governor
-                + (pollNs.equals("unknown") ? "" : ", guest_halt_poll_ns " + pollNs);
+        String pollNs = firstLine(Path.of("/sys/module/haltpoll/parameters/guest_halt_poll_ns"), l -> true);
+        return "driver " + firstLine(idle.resolve("current_driver"), l -> true)
+                + ", governor " + firstLine(idle.resolve("current_governor"), l -> true)
+                + (pollNs.equals(UNKNOWN) ? "" : ", guest_halt_poll_ns " + pollNs);
     }
 
-    private static String firstLine(Path file) {
+    /** The first line of {@code file} that {@code wanted} accepts, trimmed, or {@link #UNKNOWN}. */
+    private static String firstLine(Path file, Predicate<String> wanted) {
         try (Stream<String> lines = Files.lines(file)) {
-            return lines.findFirst().map(String::trim).orElse("unknown");
+            return lines.filter(wanted).findFirst().map(String::trim).orElse(UNKNOWN);
         } catch (IOException | UncheckedIOException e) {
-            return "unknown";
+            return UNKNOWN;
         }
     }
 
