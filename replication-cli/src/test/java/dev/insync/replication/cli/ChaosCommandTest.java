@@ -22,6 +22,7 @@ import dev.insync.replication.testkit.history.HistoryEvent.Final;
 import dev.insync.replication.testkit.history.HistoryEvent.LogEntry;
 import dev.insync.replication.testkit.history.HistoryEvent.ProduceInvoke;
 import dev.insync.replication.testkit.history.HistoryEvent.ProduceOk;
+import dev.insync.replication.testkit.history.HistoryEvent.Sample;
 import dev.insync.replication.testkit.history.InvariantChecker;
 import dev.insync.replication.testkit.history.Json;
 import org.junit.jupiter.api.DisplayName;
@@ -61,8 +62,8 @@ class ChaosCommandTest {
     Path dir;
 
     @Test
-    @DisplayName("CHS-1, INV-1, INV-2, INV-3, INV-5: 30 s of kill -9, SIGSTOP, partitions and controller loss on processes lose"
-            + " and duplicate nothing acknowledged, and the history's checker finds no violation")
+    @DisplayName("CHS-1, INV-1, INV-2, INV-3, INV-4, INV-5, INV-7, INV-8: 30 s of kill -9, SIGSTOP, partitions and controller loss"
+            + " on processes lose and duplicate nothing acknowledged, and the history's checker, brokers' samples included, finds no violation")
     void chaosRunOnProcessesIsClean() throws Exception {
         Path history = dir.resolve("history");
         StringWriter out = new StringWriter();
@@ -136,5 +137,22 @@ class ChaosCommandTest {
             }
         }
         assertThat(new InvariantChecker().violations(tampered)).extracting(v -> v.invariant()).contains("INV-1");
+
+        // Every broker was sampled, as leader of some partition and as follower of another.
+        List<Sample> samples = events.stream().filter(e -> e instanceof Sample).map(e -> (Sample) e).toList();
+        for (int broker = 1; broker <= 4; broker++) {
+            int b = broker;
+            assertThat(samples).as("samples of broker %d", b).anyMatch(s -> s.broker() == b && s.leader() && !s.isr().isEmpty())
+                    .anyMatch(s -> s.broker() == b && HistoryEvent.RUNNING.equals(s.status()) && !s.leader() && s.leo() > 0);
+        }
+        // A leader's sample that claims a HW its ISR's members had not reached: INV-7 must be reported.
+        Sample leader = samples.stream().filter(s -> s.leader() && s.isr().size() > 1 && s.hw() > 0).findFirst().orElseThrow();
+        History raised = new History();
+        for (HistoryEvent e : events) {
+            raised.add(e == leader ? new Sample(leader.t(), leader.broker(), leader.partition(), leader.incarnation(),
+                    leader.status(), true, leader.leaderEpoch(), leader.isr(), leader.hw() + 1_000_000, leader.leo() + 1_000_000,
+                    leader.logStart(), leader.epochs()) : e);
+        }
+        assertThat(new InvariantChecker().violations(raised)).extracting(v -> v.invariant()).contains("INV-7");
     }
 }

@@ -19,6 +19,7 @@ package dev.insync.replication.netty;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
+import dev.insync.replication.core.partition.ReplicaDescription;
 import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
@@ -33,6 +34,7 @@ import dev.insync.replication.log.record.Record;
 import dev.insync.replication.log.record.RecordBatch;
 import dev.insync.replication.netty.client.BrokerAddresses;
 import dev.insync.replication.netty.client.ClientConnection;
+import dev.insync.replication.netty.client.InsyncClient;
 import dev.insync.replication.netty.client.NettyReplicaTransport;
 import dev.insync.replication.netty.client.NetworkClient;
 import dev.insync.replication.netty.config.NetworkConfig;
@@ -268,6 +270,26 @@ class NettyReplicationTest {
         assertThat(md.topics().get(0).partitions().get(0).leader()).isEqualTo(1);
         assertThat(md.topics().get(1).error()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
         assertThat(md.brokers()).extracting(BrokerEndpoint::brokerId).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    @DisplayName("NET-1 CHS-1 DescribeReplicas over the wire: the leader describes its replica with its maximal ISR, HW, LEO and epoch cache, each follower its own")
+    void describeReplicasOverTheWire() throws Exception {
+        startCluster();
+        ProduceResult r = send(clientTo(1), produce(-1, "a0", "a1", "a2"));
+        assertThat(r.error()).isEqualTo(Errors.NONE);
+        await("followers at HW 3", () -> hw(2) == 3 && hw(3) == 3);
+        try (InsyncClient client = InsyncClient.builder(Map.of("bootstrap.servers",
+                "127.0.0.1:" + addresses.get(1).getPort())).build()) {
+            assertThat(client.describeReplicas(1).get(WAIT_MS, TimeUnit.MILLISECONDS)).containsExactly(
+                    new ReplicaDescription(REP0, true, 0, List.of(1, 2, 3), 3, 3, 0, List.of(new EpochEntry(0, 0))));
+            for (int follower : List.of(2, 3)) {
+                assertThat(client.describeReplicas(follower).get(WAIT_MS, TimeUnit.MILLISECONDS)).containsExactly(
+                        new ReplicaDescription(REP0, false, 0, List.of(), 3, 3, 0, List.of(new EpochEntry(0, 0))));
+            }
+            assertThat(client.describeReplicas(7)).failsWithin(WAIT_MS, TimeUnit.MILLISECONDS)
+                    .withThrowableThat().withMessageContaining("No broker names broker 7");
+        }
     }
 
     @Test

@@ -16,6 +16,7 @@
 
 package dev.insync.replication.netty;
 
+import dev.insync.replication.core.partition.ReplicaDescription;
 import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
@@ -30,6 +31,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -84,6 +86,12 @@ public final class RecordingReplicaService implements ReplicaService {
             call.answer().complete(r);
         }
         return call.answer();
+    }
+
+    /** Hosts nothing. */
+    @Override
+    public List<ReplicaDescription> describeReplicas(Optional<List<String>> topics) {
+        return List.of();
     }
 
     private synchronized void record(Object call) {

@@ -17,17 +17,20 @@
 package dev.insync.replication.netty;
 
 import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.core.partition.ReplicaDescription;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
 import dev.insync.replication.core.rpc.FetchResponse;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.epoch.EpochEndOffset;
+import dev.insync.replication.log.epoch.EpochEntry;
 import dev.insync.replication.log.record.MemoryRecords;
 import dev.insync.replication.log.record.SimpleRecord;
 import dev.insync.replication.netty.protocol.Api;
 import dev.insync.replication.netty.protocol.ApiVersionsResponse;
 import dev.insync.replication.netty.protocol.BrokerEndpoint;
+import dev.insync.replication.netty.protocol.DescribeReplicasResponse;
 import dev.insync.replication.netty.protocol.Frames;
 import dev.insync.replication.netty.protocol.MetadataRequest;
 import dev.insync.replication.netty.protocol.MetadataResponse;
@@ -176,6 +179,26 @@ public final class TestMessages {
             ids.add(r.nextInt(6));
         }
         return ids;
+    }
+
+    /** Replicas with leaders and followers, HW at or below LEO (or, rarely, above: the codec keeps what it is given). */
+    public static DescribeReplicasResponse describeReplicasResponse(Random r) {
+        List<ReplicaDescription> replicas = new ArrayList<>();
+        for (TopicPartition tp : partitions(r, 5)) {
+            boolean leader = r.nextBoolean();
+            long logStart = r.nextInt(100);
+            long leo = logStart + r.nextInt(1000);
+            long hw = r.nextInt(20) == 0 ? leo + 1 : logStart + (leo == logStart ? 0 : r.nextInt((int) (leo - logStart) + 1));
+            List<EpochEntry> epochs = new ArrayList<>();
+            long start = logStart;
+            for (int e = r.nextInt(3), n = r.nextInt(4); n > 0; n--, e += 1 + r.nextInt(3)) {
+                epochs.add(new EpochEntry(e, start));
+                start += r.nextInt(50);
+            }
+            replicas.add(new ReplicaDescription(tp, leader, r.nextInt(10) - 1, leader ? ids(r) : List.of(), hw, leo,
+                    logStart, epochs));
+        }
+        return new DescribeReplicasResponse(replicas);
     }
 
     public static MetadataResponse metadataResponse(Random r) {

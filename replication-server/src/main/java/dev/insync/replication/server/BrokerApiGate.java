@@ -21,6 +21,7 @@ import dev.insync.replication.broker.BrokerRequestHandlers;
 import dev.insync.replication.broker.RequestServer;
 import dev.insync.replication.core.metadata.BrokerRegistration;
 import dev.insync.replication.core.metadata.PartitionRegistration;
+import dev.insync.replication.core.partition.ReplicaDescription;
 import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
@@ -55,8 +56,9 @@ import java.util.function.Function;
  * {@link ReplicaApiHandlers}) sit behind a gate: until the broker calls {@link #serve} — its
  * initial metadata load is applied — and after it closes the handle, every partition of a Fetch or
  * Produce is answered {@code NOT_LEADER_OR_FOLLOWER} (it leads nothing: a fetcher backs off
- * (FOL-6), a client refreshes its metadata and retries; nothing is appended) and Metadata shows an
- * empty cluster, as a KRaft broker that has not enabled request processing serves nothing.
+ * (FOL-6), a client refreshes its metadata and retries; nothing is appended), Metadata shows an
+ * empty cluster and DescribeReplicas no replica, as a KRaft broker that has not enabled request
+ * processing serves nothing.
  *
  * <p>Metadata answers list the registered brokers at their advertised addresses (LDR-4: the
  * endpoint each registration carries, unless the deprecated {@code insync.broker.addresses}
@@ -124,6 +126,12 @@ final class BrokerApiGate implements RequestServer {
             return h == null
                     ? CompletableFuture.completedFuture(ProduceResult.failedForAll(entries.keySet(), Errors.NOT_LEADER_OR_FOLLOWER))
                     : h.produce(entries, acks, timeoutMs);
+        }
+
+        @Override
+        public List<ReplicaDescription> describeReplicas(Optional<List<String>> topics) {
+            BrokerRequestHandlers h = open.get();
+            return h == null ? List.of() : h.replicaManager().describeReplicas(topics);
         }
     }
 

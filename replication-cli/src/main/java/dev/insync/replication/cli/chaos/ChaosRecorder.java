@@ -19,6 +19,7 @@ package dev.insync.replication.cli.chaos;
 import dev.insync.replication.testkit.history.History;
 import dev.insync.replication.testkit.history.HistoryEvent;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
@@ -48,6 +49,13 @@ final class ChaosRecorder {
     synchronized long add(LongFunction<HistoryEvent> event) {
         long t = now();
         history.add(event.apply(t));
+        return t;
+    }
+
+    /** Appends the events made for the current time, one instant (consecutive, one time); returns that time. */
+    synchronized long addAll(LongFunction<List<HistoryEvent>> events) {
+        long t = now();
+        events.apply(t).forEach(history::add);
         return t;
     }
 

@@ -67,7 +67,8 @@ import java.util.stream.Stream;
 /**
  * One {@code insync chaos} run: a {@link ProcessCluster}, a topic of several partitions (RF 3,
  * min ISR 2), acks=all producers and a consumer recording every call and its outcome, a watcher
- * recording the controller's registration of every partition, and the {@link ChaosNemesis}; then
+ * recording the controller's registration of every partition, a {@link ChaosSampler} recording
+ * every broker's replicas, and the {@link ChaosNemesis}; then
  * the heal: every fault undone, each partition waited for until its ISR is whole again, an acks=all
  * probe per partition, a final read of every partition, and every broker's log read from its
  * files. The history is judged by the simulator's {@link InvariantChecker}.
@@ -82,6 +83,8 @@ public final class ChaosRun {
     public static final int REPLICATION_FACTOR = 3;
     /** The producers' request.timeout.ms: the broker-side acks=all wait. */
     static final long REQUEST_TIMEOUT_MS = 5_000;
+    /** Pause between two sampling instants of the brokers' replicas. */
+    private static final long SAMPLE_INTERVAL_MS = 100;
     /** The producers' delivery.timeout.ms: every send completes within it (PRO-5). */
     static final long DELIVERY_TIMEOUT_MS = 20_000;
     /** Slack of the history's deadline over delivery.timeout.ms: the client's own bookkeeping. */
@@ -149,6 +152,10 @@ public final class ChaosRun {
             clients.add(consumer);
             workload.add(thread("chaos-consumer", () -> consumeLoop(consumer, "c1")));
             workload.add(thread("chaos-watcher", () -> watchLoop(admin)));
+            ChaosSampler sampler = new ChaosSampler(cluster, recorder, TOPIC, settings.partitions());
+            InsyncClient sampling = client(cluster, "sampler");
+            clients.add(sampling);
+            workload.add(thread("chaos-sampler", () -> sampleLoop(sampler, sampling)));
             long faultsStart = recorder.now();
             workload.forEach(Thread::start);
             ChaosNemesis nemesis = new ChaosNemesis(cluster, recorder, settings.seed(), settings.faults());
@@ -188,6 +195,8 @@ public final class ChaosRun {
                     finalHw.put(p, readToEnd(reader, "final", p, offset + 1, healDeadline));
                 }
                 watchOnce(admin);
+                // The brokers' final state (LOG-8 compares each epoch cache with the final log).
+                sampler.sampleOnce(sampling);
             }
             for (InsyncClient c : clients) {
                 c.close();
@@ -374,6 +383,17 @@ public final class ChaosRun {
             pause(100);
         }
         return result;
+    }
+
+    private void sampleLoop(ChaosSampler sampler, InsyncClient client) {
+        try {
+            while (!stopWorkload) {
+                sampler.sampleOnce(client);
+                pause(SAMPLE_INTERVAL_MS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void watchLoop(InsyncClient admin) {

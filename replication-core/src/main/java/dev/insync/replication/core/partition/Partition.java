@@ -34,6 +34,7 @@ import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.log.LogAppendInfo;
 import dev.insync.replication.log.TopicPartition;
+import dev.insync.replication.log.epoch.EpochEntry;
 import dev.insync.replication.log.epoch.EpochEndOffset;
 import dev.insync.replication.log.record.MemoryRecords;
 import dev.insync.replication.log.record.Records;
@@ -1110,6 +1111,30 @@ public final class Partition {
     /** The local log. */
     public LocalLog localLog() {
         return log;
+    }
+
+    /**
+     * This replica as an outside observer records it (a history sample). Leadership, leader epoch and
+     * ISR are read under the read lock, so a leadership change is never seen half done; HW and LEO
+     * may move meanwhile (appends and HW updates share that side of the lock), and are read HW first,
+     * read again if a concurrent truncation left the LEO below the HW just read.
+     */
+    public ReplicaDescription describe() {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            boolean leader = isLeader();
+            long hw = log.highWatermark();
+            long leo = log.logEndOffset();
+            for (int attempt = 0; attempt < 3 && hw > leo; attempt++) {
+                hw = log.highWatermark();
+                leo = log.logEndOffset();
+            }
+            List<EpochEntry> epochs = log.underlyingLog().map(l -> l.leaderEpochCache().epochEntries()).orElse(List.of());
+            return new ReplicaDescription(topicPartition, leader, leaderEpoch,
+                    leader ? isrState.maximalIsr() : List.of(), hw, leo, log.logStartOffset(), epochs);
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------------

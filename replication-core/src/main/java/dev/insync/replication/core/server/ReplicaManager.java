@@ -32,6 +32,7 @@ import dev.insync.replication.core.metrics.ReplicationMetrics;
 import dev.insync.replication.core.partition.LeaderAppendResult;
 import dev.insync.replication.core.partition.LocalLog;
 import dev.insync.replication.core.partition.Partition;
+import dev.insync.replication.core.partition.ReplicaDescription;
 import dev.insync.replication.core.partition.PartitionFetchResult;
 import dev.insync.replication.core.partition.PartitionListener;
 import dev.insync.replication.core.partition.PartitionSettings;
@@ -58,6 +59,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -1654,6 +1656,22 @@ public final class ReplicaManager {
     /** The hosted partition, if any. */
     public Optional<Partition> partition(TopicPartition tp) {
         return Optional.ofNullable(partitions.get(tp));
+    }
+
+    /**
+     * Every hosted replica of {@code topics} (all topics when empty) as {@link Partition#describe()}
+     * reads it, by topic then partition.
+     */
+    public List<ReplicaDescription> describeReplicas(Optional<? extends Collection<String>> topics) {
+        List<ReplicaDescription> out = new ArrayList<>();
+        for (Partition p : partitions.values()) {
+            if (topics.isEmpty() || topics.get().contains(p.topicPartition().topic())) {
+                out.add(p.describe());
+            }
+        }
+        out.sort(Comparator.comparing((ReplicaDescription d) -> d.topicPartition().topic())
+                .thenComparingInt(d -> d.topicPartition().partition()));
+        return out;
     }
 
     /** The hosted partitions. */

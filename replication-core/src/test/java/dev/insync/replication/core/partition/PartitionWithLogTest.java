@@ -190,6 +190,39 @@ class PartitionWithLogTest {
     }
 
     @Test
+    @DisplayName("CHS-1 INV-4 INV-7 INV-8 describe(): a leader reports its maximal ISR, HW, LEO and epoch cache, a follower its own; after a leader change both sides say so")
+    void describeFollowsLeadership() {
+        broker(1).makeLeader(reg(1, 0, 0, List.of(1, 2)));
+        broker(2).makeFollower(reg(1, 0, 0, List.of(1, 2)));
+        broker(1).appendAsLeader(values("a", "b"), Acks.ALL);
+        replicate(2, 1);
+        assertThat(broker(1).describe()).isEqualTo(new ReplicaDescription(TP, true, 0, List.of(1, 2), 0, 2, 0,
+                List.of(new EpochEntry(0, 0))));
+        replicate(2, 1);
+        assertThat(broker(1).describe().highWatermark()).isEqualTo(2);
+        assertThat(broker(2).describe()).isEqualTo(new ReplicaDescription(TP, false, 0, List.of(), 2, 2, 0,
+                List.of(new EpochEntry(0, 0))));
+
+        // Broker 2 takes over in epoch 1 and writes; broker 1 follows.
+        broker(2).makeLeader(reg(2, 1, 1, List.of(2, 1)));
+        broker(1).makeFollower(reg(2, 1, 1, List.of(2, 1)));
+        broker(2).appendAsLeader(values("c"), Acks.ALL);
+        replicate(1, 2);
+        ReplicaDescription newLeader = broker(2).describe();
+        assertThat(newLeader.leader()).isTrue();
+        assertThat(newLeader.leaderEpoch()).isEqualTo(1);
+        assertThat(newLeader.isr()).containsExactly(2, 1);
+        assertThat(newLeader.logEndOffset()).isEqualTo(3);
+        assertThat(newLeader.epochs()).containsExactly(new EpochEntry(0, 0), new EpochEntry(1, 2));
+        ReplicaDescription oldLeader = broker(1).describe();
+        assertThat(oldLeader.leader()).isFalse();
+        assertThat(oldLeader.leaderEpoch()).isEqualTo(1);
+        assertThat(oldLeader.isr()).isEmpty();
+        assertThat(oldLeader.logEndOffset()).isEqualTo(3);
+        assertThat(oldLeader.epochs()).containsExactly(new EpochEntry(0, 0), new EpochEntry(1, 2));
+    }
+
+    @Test
     @DisplayName("LDR-1 FET-3 SCN-3 with real logs: the new leader's epoch cache starts at its LEO and the old leader truncates its unreplicated tail")
     void leaderChangeAndTruncation() {
         broker(1).makeLeader(reg(1, 0, 0, List.of(1, 2, 3)));

@@ -23,7 +23,7 @@ import dev.insync.replication.core.rpc.FetchResponse;
  * The apis of this module. Keys are Kafka's numbers for the same requests, for familiarity only:
  * the byte layouts are Insync's own (docs/protocol.md), not Kafka's wire format. Keys reserved for
  * the controller's requests: ControlledShutdown 7, AlterPartition 56, BrokerRegistration 62,
- * BrokerHeartbeat 63, metadata-log Fetch 1000.
+ * BrokerHeartbeat 63, metadata-log Fetch 1000, FenceBroker 1001; DescribeReplicas is 1002.
  */
 public final class Apis {
 
@@ -31,6 +31,8 @@ public final class Apis {
     public static final short FETCH_KEY = 1;
     public static final short METADATA_KEY = 3;
     public static final short API_VERSIONS_KEY = 18;
+    /** Insync's own (Kafka has no such request): above Kafka's range, next to the controller's own keys. */
+    public static final short DESCRIBE_REPLICAS_KEY = 1002;
 
     /** Produce; acks=0 is answered with nothing. */
     public static final Api<ProduceRequest, ProduceResponse> PRODUCE = Api
@@ -58,8 +60,18 @@ public final class Apis {
                     ApiVersionsResponseCodec.INSTANCE)
             .versions(0, 0).build();
 
+    /**
+     * The broker's replicas as it holds them (leadership, epoch, ISR, HW, LEO, log start, epoch
+     * cache) for an observer that judges invariants on running brokers ({@code insync chaos}). The
+     * request has Metadata's layout: the topics, or every topic.
+     */
+    public static final Api<MetadataRequest, DescribeReplicasResponse> DESCRIBE_REPLICAS = Api
+            .builder(DESCRIBE_REPLICAS_KEY, "DescribeReplicas", MetadataRequestCodec.INSTANCE,
+                    DescribeReplicasResponseCodec.INSTANCE)
+            .versions(0, 0).build();
+
     /** Every api of this module. */
-    public static final ApiRegistry DEFAULT = ApiRegistry.of(PRODUCE, FETCH, METADATA, API_VERSIONS);
+    public static final ApiRegistry DEFAULT = ApiRegistry.of(PRODUCE, FETCH, METADATA, API_VERSIONS, DESCRIBE_REPLICAS);
 
     private Apis() {
     }

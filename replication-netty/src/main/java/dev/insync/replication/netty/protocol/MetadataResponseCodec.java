@@ -60,7 +60,7 @@ public final class MetadataResponseCodec implements MessageCodec<MetadataRespons
         }
     }
 
-    private static void ids(List<Integer> ids, WireWriter out) {
+    static void ids(List<Integer> ids, WireWriter out) {
         out.arrayLength(ids.size());
         ids.forEach(out::int32);
     }
@@ -105,7 +105,7 @@ public final class MetadataResponseCodec implements MessageCodec<MetadataRespons
         return new MetadataResponse(brokers, controllerId, topics);
     }
 
-    private static List<Integer> ids(WireReader in, String field) {
+    static List<Integer> ids(WireReader in, String field) {
         int n = in.arrayLength(field, 4);
         List<Integer> ids = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {

@@ -23,6 +23,7 @@ import dev.insync.replication.core.rpc.RecordsForm;
 import dev.insync.replication.log.ApiException;
 import dev.insync.replication.log.Errors;
 import dev.insync.replication.netty.protocol.Apis;
+import dev.insync.replication.netty.protocol.DescribeReplicasResponse;
 import dev.insync.replication.netty.protocol.MetadataRequest;
 import dev.insync.replication.netty.protocol.MetadataResponse;
 import dev.insync.replication.netty.protocol.ProduceRequest;
@@ -45,9 +46,9 @@ public final class ReplicaApiHandlers {
     }
 
     /**
-     * Adds Fetch, Produce and Metadata to {@code apis}, as non-blocking handlers: a fetch parks and a
-     * produce waits for acks in the manager's purgatories, and a due flush goes to the broker's
-     * flusher (LOG-11 group commit), so none of them holds its thread.
+     * Adds Fetch, Produce, Metadata and DescribeReplicas to {@code apis}, as non-blocking handlers: a
+     * fetch parks and a produce waits for acks in the manager's purgatories, and a due flush goes to
+     * the broker's flusher (LOG-11 group commit), so none of them holds its thread.
      */
     public static ServedApis.Builder register(ServedApis.Builder apis, ReplicaService replicas, MetadataView metadata) {
         return apis
@@ -55,7 +56,9 @@ public final class ReplicaApiHandlers {
                 .addNonBlocking(Apis.FETCH, (ctx, request) -> replicas.fetch(request,
                         ctx.zeroCopy() ? RecordsForm.FILE : RecordsForm.HEAP))
                 .addNonBlocking(Apis.PRODUCE, (ctx, request) -> produce(replicas, request))
-                .addNonBlocking(Apis.METADATA, (ctx, request) -> CompletableFuture.completedFuture(metadata(metadata, request)));
+                .addNonBlocking(Apis.METADATA, (ctx, request) -> CompletableFuture.completedFuture(metadata(metadata, request)))
+                .addNonBlocking(Apis.DESCRIBE_REPLICAS, (ctx, request) -> CompletableFuture.completedFuture(
+                        new DescribeReplicasResponse(replicas.describeReplicas(request.topics()))));
     }
 
     /** PRO-1: acks other than 0, 1 and -1 are answered INVALID_REQUIRED_ACKS for every partition, nothing appended. */

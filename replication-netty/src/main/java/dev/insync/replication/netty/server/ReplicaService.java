@@ -16,6 +16,7 @@
 
 package dev.insync.replication.netty.server;
 
+import dev.insync.replication.core.partition.ReplicaDescription;
 import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
@@ -25,12 +26,14 @@ import dev.insync.replication.core.server.ReplicaManager;
 import dev.insync.replication.log.TopicPartition;
 import dev.insync.replication.log.record.MemoryRecords;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
- * What the Fetch and Produce handlers call: {@link ReplicaManager}'s two entry points, as an
+ * What the Fetch, Produce and DescribeReplicas handlers call: {@link ReplicaManager}'s entry points, as an
  * interface so that tests can put a recording double behind a real server. The Produce handler
  * has parsed the wire's acks already ({@link Acks#forCode}, PRO-1).
  */
@@ -42,6 +45,9 @@ public interface ReplicaService {
     /** {@link ReplicaManager#produce}. */
     CompletionStage<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
                                                                 Acks acks, long timeoutMs);
+
+    /** {@link ReplicaManager#describeReplicas}: the hosted replicas of {@code topics}, or of every topic when empty. */
+    List<ReplicaDescription> describeReplicas(Optional<List<String>> topics);
 
     /** The service of a broker's replica manager. */
     static ReplicaService of(ReplicaManager replicaManager) {
@@ -56,6 +62,11 @@ public interface ReplicaService {
             public CompletionStage<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
                                                                                Acks acks, long timeoutMs) {
                 return replicaManager.produce(entries, acks, timeoutMs);
+            }
+
+            @Override
+            public List<ReplicaDescription> describeReplicas(Optional<List<String>> topics) {
+                return replicaManager.describeReplicas(topics);
             }
 
             @Override

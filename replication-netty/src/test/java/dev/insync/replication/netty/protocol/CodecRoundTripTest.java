@@ -135,6 +135,13 @@ class CodecRoundTripTest {
     }
 
     @Test
+    @DisplayName("NET-1 DescribeReplicas request (Metadata's layout) and response round trip: leadership, epoch, ISR, HW, LEO, log start, epoch cache")
+    void describeReplicas() {
+        requestRoundTrip(Apis.DESCRIBE_REPLICAS, TestMessages::metadataRequest);
+        responseRoundTrip(Apis.DESCRIBE_REPLICAS, TestMessages::describeReplicasResponse);
+    }
+
+    @Test
     @DisplayName("NET-1 ApiVersions request and response round trip")
     void apiVersions() {
         requestRoundTrip(Apis.API_VERSIONS, r -> new ApiVersionsRequest());

@@ -78,9 +78,11 @@ class DecoderFuzzTest {
             r -> TestMessages.requestFrame(Apis.FETCH, r.nextInt(), TestMessages.fetchRequest(r)),
             r -> TestMessages.requestFrame(Apis.PRODUCE, r.nextInt(), TestMessages.produceRequest(r)),
             r -> TestMessages.requestFrame(Apis.METADATA, r.nextInt(), TestMessages.metadataRequest(r)),
-            r -> TestMessages.requestFrame(Apis.API_VERSIONS, r.nextInt(), new ApiVersionsRequest()));
+            r -> TestMessages.requestFrame(Apis.API_VERSIONS, r.nextInt(), new ApiVersionsRequest()),
+            r -> TestMessages.requestFrame(Apis.DESCRIBE_REPLICAS, r.nextInt(), TestMessages.metadataRequest(r)));
 
-    private static final short[] KEYS = {Apis.PRODUCE_KEY, Apis.FETCH_KEY, Apis.METADATA_KEY, Apis.API_VERSIONS_KEY};
+    private static final short[] KEYS = {Apis.PRODUCE_KEY, Apis.FETCH_KEY, Apis.METADATA_KEY, Apis.API_VERSIONS_KEY,
+            Apis.DESCRIBE_REPLICAS_KEY};
 
     /** One fuzzed frame: random bytes, a valid header with a random body, or a mutated valid frame. */
     static byte[] fuzzFrame(Random r, List<Function<Random, ByteBuf>> valid) {
@@ -184,11 +186,12 @@ class DecoderFuzzTest {
     @DisplayName("NET-1 the response decoders meet random and mutated bodies with MalformedFrameException or a value, nothing else")
     void fuzzResponseDecoders() {
         Random r = new Random(77);
-        List<Api<?, ?>> apis = List.of(Apis.FETCH, Apis.PRODUCE, Apis.METADATA, Apis.API_VERSIONS);
+        List<Api<?, ?>> apis = List.of(Apis.FETCH, Apis.PRODUCE, Apis.METADATA, Apis.API_VERSIONS, Apis.DESCRIBE_REPLICAS);
         List<Function<Random, ByteBuf>> valid = List.of(
                 x -> TestMessages.responseFrame(Apis.FETCH, 1, TestMessages.fetchResponse(x)),
                 x -> TestMessages.responseFrame(Apis.PRODUCE, 1, TestMessages.produceResponse(x)),
-                x -> TestMessages.responseFrame(Apis.METADATA, 1, TestMessages.metadataResponse(x)));
+                x -> TestMessages.responseFrame(Apis.METADATA, 1, TestMessages.metadataResponse(x)),
+                x -> TestMessages.responseFrame(Apis.DESCRIBE_REPLICAS, 1, TestMessages.describeReplicasResponse(x)));
         int failures = 0;
         for (int i = 0; i < FRAMES; i++) {
             byte[] frame = fuzzFrame(r, valid);

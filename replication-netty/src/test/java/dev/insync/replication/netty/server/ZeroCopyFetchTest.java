@@ -19,6 +19,7 @@ package dev.insync.replication.netty.server;
 import dev.insync.replication.core.config.ReplicationConfig;
 import dev.insync.replication.core.metadata.PartitionRegistration;
 import dev.insync.replication.core.metrics.InMemoryReplicationMetrics;
+import dev.insync.replication.core.partition.ReplicaDescription;
 import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
@@ -129,6 +130,11 @@ class ZeroCopyFetchTest {
                                                                                Acks acks, long timeoutMs) {
                 return real.produce(entries, acks, timeoutMs);
             }
+
+            @Override
+            public List<ReplicaDescription> describeReplicas(java.util.Optional<List<String>> topics) {
+                return real.describeReplicas(topics);
+            }
         };
         return new EmbeddedServer(recording, NetworkConfig.defaults());
     }
@@ -218,6 +224,11 @@ class ZeroCopyFetchTest {
             public CompletionStage<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
                                                                                Acks acks, long timeoutMs) {
                 throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public List<ReplicaDescription> describeReplicas(java.util.Optional<List<String>> topics) {
+                return List.of();
             }
         };
         EmbeddedServer stub = new EmbeddedServer(staleAnswers, NetworkConfig.defaults());

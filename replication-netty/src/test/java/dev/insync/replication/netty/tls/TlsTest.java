@@ -16,6 +16,7 @@
 
 package dev.insync.replication.netty.tls;
 
+import dev.insync.replication.core.partition.ReplicaDescription;
 import dev.insync.replication.core.produce.Acks;
 import dev.insync.replication.core.produce.ProduceResult;
 import dev.insync.replication.core.rpc.FetchRequest;
@@ -156,6 +157,11 @@ class TlsTest {
             public CompletionStage<Map<TopicPartition, ProduceResult>> produce(Map<TopicPartition, MemoryRecords> entries,
                                                                                Acks acks, long timeoutMs) {
                 return CompletableFuture.failedFuture(new UnsupportedOperationException("fetch only"));
+            }
+
+            @Override
+            public List<ReplicaDescription> describeReplicas(Optional<List<String>> topics) {
+                return List.of();
             }
         };
     }
