@@ -125,7 +125,10 @@ final class ChaosSampler {
         return process.isStopped() ? Status.PAUSED : Status.RUNNING;
     }
 
-    /** Every running broker's replicas of the topic, by broker then partition; a broker that did not answer in time is left out. */
+    /**
+     * Every running broker's replicas of the topic, by broker then partition; a broker that did not
+     * answer in time is left out.
+     */
     private Map<Integer, Map<Integer, ReplicaDescription>> round(InsyncClient client, Map<Integer, Status> status)
             throws InterruptedException {
         Map<Integer, CompletableFuture<List<ReplicaDescription>>> asked = new HashMap<>();
@@ -138,7 +141,8 @@ final class ChaosSampler {
         Map<Integer, Map<Integer, ReplicaDescription>> answers = new HashMap<>();
         for (Map.Entry<Integer, CompletableFuture<List<ReplicaDescription>>> e : asked.entrySet()) {
             try {
-                List<ReplicaDescription> replicas = e.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                long leftNs = Math.max(0, deadline - System.nanoTime());
+                List<ReplicaDescription> replicas = e.getValue().get(leftNs, TimeUnit.NANOSECONDS);
                 Map<Integer, ReplicaDescription> byPartition = new HashMap<>();
                 for (ReplicaDescription d : replicas) {
                     if (d.topicPartition().topic().equals(topic)) {
@@ -158,7 +162,7 @@ final class ChaosSampler {
                                Map<Integer, Map<Integer, ReplicaDescription>> second) {
         int incarnation = incarnations.getOrDefault(broker, 0);
         if (status.get(broker) == Status.DOWN) {
-            return new Sample(t, broker, partition, incarnation, HistoryEvent.DOWN, false, -1, List.of(), -1, -1, -1, List.of());
+            return absence(t, broker, partition, incarnation, HistoryEvent.DOWN);
         }
         Map<Integer, ReplicaDescription> answer = second.get(broker);
         if (answer == null) {
@@ -166,7 +170,7 @@ final class ChaosSampler {
         }
         ReplicaDescription now = answer.get(partition);
         if (now == null) {
-            return new Sample(t, broker, partition, incarnation, HistoryEvent.ABSENT, false, -1, List.of(), -1, -1, -1, List.of());
+            return absence(t, broker, partition, incarnation, HistoryEvent.ABSENT);
         }
         return now.leader() ? null : sample(t, broker, incarnation, now);
     }
@@ -179,7 +183,8 @@ final class ChaosSampler {
                                 Map<Integer, Map<Integer, ReplicaDescription>> second, Map<Long, Sample> later) {
         ReplicaDescription now = Optional.ofNullable(second.get(broker)).map(m -> m.get(partition)).orElse(null);
         ReplicaDescription earlier = Optional.ofNullable(first.get(broker)).map(m -> m.get(partition)).orElse(null);
-        if (now == null || !now.leader() || earlier == null || !earlier.leader() || earlier.leaderEpoch() != now.leaderEpoch()) {
+        if (now == null || !now.leader() || earlier == null || !earlier.leader()
+                || earlier.leaderEpoch() != now.leaderEpoch()) {
             return null; // not a leader, or it became one between the rounds: its members were not read after it
         }
         for (int member : earlier.isr()) {
@@ -188,6 +193,11 @@ final class ChaosSampler {
             }
         }
         return sample(t, broker, incarnations.getOrDefault(broker, 0), earlier);
+    }
+
+    /** A {@code down} or {@code absent} sample: no state, as the history format has it. */
+    private static Sample absence(long t, int broker, int partition, int incarnation, String status) {
+        return new Sample(t, broker, partition, incarnation, status, false, -1, List.of(), -1, -1, -1, List.of());
     }
 
     private static Sample sample(long t, int broker, int incarnation, ReplicaDescription d) {
