@@ -193,7 +193,8 @@ class FramingTest {
         assertThat(responses.get(1).header().errorCode()).isZero();
         ApiVersionsResponse versions = Apis.API_VERSIONS.responseCodec().read((short) 0, responses.get(1).bodyReader());
         assertThat(versions.apis()).extracting(ApiVersionsResponse.ApiVersion::apiKey)
-                .containsExactly(Apis.PRODUCE_KEY, Apis.FETCH_KEY, Apis.METADATA_KEY, Apis.API_VERSIONS_KEY);
+                .containsExactly(Apis.PRODUCE_KEY, Apis.FETCH_KEY, Apis.METADATA_KEY, Apis.API_VERSIONS_KEY,
+                        Apis.DESCRIBE_REPLICAS_KEY);
         assertThat(ch.isActive()).isTrue();
         assertThat(s.metrics().unsupportedRequests()).isEqualTo(1);
     }
