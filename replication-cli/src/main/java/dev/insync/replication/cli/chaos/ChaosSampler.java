@@ -17,7 +17,6 @@
 package dev.insync.replication.cli.chaos;
 
 import dev.insync.replication.core.partition.ReplicaDescription;
-import dev.insync.replication.log.epoch.EpochEntry;
 import dev.insync.replication.netty.client.InsyncClient;
 import dev.insync.replication.testkit.history.HistoryEvent;
 import dev.insync.replication.testkit.history.HistoryEvent.Sample;
@@ -162,7 +161,7 @@ final class ChaosSampler {
                                Map<Integer, Map<Integer, ReplicaDescription>> second) {
         int incarnation = incarnations.getOrDefault(broker, 0);
         if (status.get(broker) == Status.DOWN) {
-            return absence(t, broker, partition, incarnation, HistoryEvent.DOWN);
+            return Sample.absence(t, broker, partition, incarnation, HistoryEvent.DOWN);
         }
         Map<Integer, ReplicaDescription> answer = second.get(broker);
         if (answer == null) {
@@ -170,7 +169,7 @@ final class ChaosSampler {
         }
         ReplicaDescription now = answer.get(partition);
         if (now == null) {
-            return absence(t, broker, partition, incarnation, HistoryEvent.ABSENT);
+            return Sample.absence(t, broker, partition, incarnation, HistoryEvent.ABSENT);
         }
         return now.leader() ? null : sample(t, broker, incarnation, now);
     }
@@ -195,18 +194,10 @@ final class ChaosSampler {
         return sample(t, broker, incarnations.getOrDefault(broker, 0), earlier);
     }
 
-    /** A {@code down} or {@code absent} sample: no state, as the history format has it. */
-    private static Sample absence(long t, int broker, int partition, int incarnation, String status) {
-        return new Sample(t, broker, partition, incarnation, status, false, -1, List.of(), -1, -1, -1, List.of());
-    }
-
     private static Sample sample(long t, int broker, int incarnation, ReplicaDescription d) {
-        List<HistoryEvent.EpochStart> epochs = new ArrayList<>(d.epochs().size());
-        for (EpochEntry e : d.epochs()) {
-            epochs.add(new HistoryEvent.EpochStart(e.epoch(), e.startOffset()));
-        }
         return new Sample(t, broker, d.topicPartition().partition(), incarnation, HistoryEvent.RUNNING, d.leader(),
-                d.leaderEpoch(), d.isr(), d.highWatermark(), d.logEndOffset(), d.logStartOffset(), epochs);
+                d.leaderEpoch(), d.isr(), d.highWatermark(), d.logEndOffset(), d.logStartOffset(),
+                HistoryEvent.EpochStart.of(d.epochs()));
     }
 
     private static long key(int partition, int broker) {

@@ -16,6 +16,8 @@
 
 package dev.insync.replication.testkit.history;
 
+import dev.insync.replication.log.epoch.EpochEntry;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -196,6 +198,11 @@ public sealed interface HistoryEvent {
             epochs = List.copyOf(epochs);
         }
 
+        /** A {@link #DOWN} or {@link #ABSENT} sample: no state, as the format has it. */
+        public static Sample absence(long t, int broker, int partition, int incarnation, String status) {
+            return new Sample(t, broker, partition, incarnation, status, false, -1, List.of(), -1, -1, -1, List.of());
+        }
+
         /** Whether this sample says the same as {@code other}, apart from the time. */
         public boolean sameState(Sample other) {
             return other != null && broker == other.broker && partition == other.partition
@@ -232,6 +239,14 @@ public sealed interface HistoryEvent {
 
     /** One leader-epoch cache entry. */
     record EpochStart(long epoch, long startOffset) {
+        /** A leader-epoch cache's entries, in their order. */
+        public static List<EpochStart> of(List<EpochEntry> entries) {
+            List<EpochStart> out = new ArrayList<>(entries.size());
+            for (EpochEntry e : entries) {
+                out.add(new EpochStart(e.epoch(), e.startOffset()));
+            }
+            return out;
+        }
     }
 
     /**

@@ -275,15 +275,15 @@ public final class Recorder {
         int incarnation = cluster.admin().incarnation(broker);
         BrokerStatus status = cluster.broker(broker).status();
         if (status == BrokerStatus.DOWN) {
-            return sameAbsence(last, incarnation, HistoryEvent.DOWN) ? null : new HistoryEvent.Sample(t, broker,
-                    tp.partition(), incarnation, HistoryEvent.DOWN, false, -1, List.of(), -1, -1, -1, List.of());
+            return sameAbsence(last, incarnation, HistoryEvent.DOWN) ? null
+                    : HistoryEvent.Sample.absence(t, broker, tp.partition(), incarnation, HistoryEvent.DOWN);
         }
         ClusterAdmin admin = cluster.admin();
         Optional<Partition> state = admin.partitionState(broker, tp);
         Optional<Log> log = admin.logOf(broker, tp);
         if (state.isEmpty() || log.isEmpty()) {
-            return sameAbsence(last, incarnation, HistoryEvent.ABSENT) ? null : new HistoryEvent.Sample(t, broker,
-                    tp.partition(), incarnation, HistoryEvent.ABSENT, false, -1, List.of(), -1, -1, -1, List.of());
+            return sameAbsence(last, incarnation, HistoryEvent.ABSENT) ? null
+                    : HistoryEvent.Sample.absence(t, broker, tp.partition(), incarnation, HistoryEvent.ABSENT);
         }
         Partition part = state.get();
         boolean leader = part.isLeader();
@@ -297,12 +297,9 @@ public final class Recorder {
                 && sameEpochs(last.epochs(), entries)) {
             return null;
         }
-        List<HistoryEvent.EpochStart> epochs = new ArrayList<>(entries.size());
-        for (EpochEntry e : entries) {
-            epochs.add(new HistoryEvent.EpochStart(e.epoch(), e.startOffset()));
-        }
         return new HistoryEvent.Sample(t, broker, tp.partition(), incarnation, sampleStatus, leader, part.leaderEpoch(),
-                isr, part.highWatermark(), part.logEndOffset(), log.get().logStartOffset(), epochs);
+                isr, part.highWatermark(), part.logEndOffset(), log.get().logStartOffset(),
+                HistoryEvent.EpochStart.of(entries));
     }
 
     private static boolean sameAbsence(HistoryEvent.Sample last, int incarnation, String status) {
