@@ -169,6 +169,7 @@ abstract class ReplicationSuite {
         ReplicationCluster c = start(Settings.FAST, Map.of("min.insync.replicas", "2"));
         assertThat(send("first", -1)).isEqualTo(ok(0, 0));
         awaitEveryReplicaAt(1);
+        PartitionRegistration before = c.describe(TP);
         c.cutFetches(2);
         c.cutFetches(3);
         long timeoutMs = Settings.FAST.replicaLagTimeMaxMs() * 3;
@@ -176,7 +177,16 @@ abstract class ReplicationSuite {
         assertThat(stuck.error()).isEqualTo(Errors.REQUEST_TIMED_OUT);
         PartitionRegistration p = c.describe(TP);
         assertThat(p.isr()).containsExactly(1);
-        assertThat(p.elr()).containsExactlyInAnyOrder(2, 3);
+        // ISR-7: the ELR takes the members removed by the change that takes the ISR below min ISR. On real time the
+        // two followers' lag can expire on different shrink checks: then [1, 2, 3] -> [1, x] (still min ISR, no ELR)
+        // -> [1], and only the follower removed second is in the ELR.
+        int shrinks = p.partitionEpoch() - before.partitionEpoch();
+        assertThat(shrinks).as("AlterPartitions that shrank the ISR").isBetween(1, 2);
+        if (shrinks == 1) {
+            assertThat(p.elr()).containsExactlyInAnyOrder(2, 3);
+        } else {
+            assertThat(p.elr()).hasSize(1).isSubsetOf(2, 3);
+        }
         assertThat(log(1).logEndOffset()).as("the timed-out record is in the leader's log").isEqualTo(2);
         assertThat(partition(1).highWatermark()).as("HW-2: frozen under min ISR").isEqualTo(1);
         c.awaitCondition("the leader applying ISR [1]", WAIT_MS, () -> partition(1).isr().equals(List.of(1)));
