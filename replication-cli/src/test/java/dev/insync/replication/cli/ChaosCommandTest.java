@@ -39,6 +39,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,7 +70,7 @@ class ChaosCommandTest {
     Path dir;
 
     @Test
-    @DisplayName("CHS-1, INV-1, INV-2, INV-3, INV-4, INV-5, INV-7, INV-8: 30 s of kill -9, SIGSTOP, partitions and controller loss"
+    @DisplayName("CHS-1, INV-1, INV-2, INV-3, INV-4, INV-5, INV-7, INV-8, LIVENESS: 30 s of kill -9, SIGSTOP, partitions and controller loss"
             + " on processes lose and duplicate nothing acknowledged, and the history's checker, brokers' samples included, finds no violation")
     void chaosRunOnProcessesIsClean() throws Exception {
         Path history = dir.resolve("history");
@@ -162,5 +164,15 @@ class ChaosCommandTest {
                     leader.logStart(), leader.epochs()) : e);
         }
         assertThat(new InvariantChecker().violations(raised)).extracting(v -> v.invariant()).contains("INV-7");
+
+        // LIVENESS is judged: the heal wrote its quiesce line, and the same history without the probes' acknowledgements
+        // (each partition whole, but no acks=all write after it succeeding) is a violation.
+        assertThat(events).filteredOn(e -> e instanceof HistoryEvent.Quiesce).hasSize(1);
+        Set<Long> probes = events.stream().filter(e -> e instanceof ProduceInvoke inv && inv.client().equals(InvariantChecker.PROBE_CLIENT))
+                .map(e -> ((ProduceInvoke) e).id()).collect(Collectors.toSet());
+        assertThat(probes).hasSizeGreaterThanOrEqualTo(PARTITIONS);
+        History unprobed = new History();
+        events.stream().filter(e -> !(e instanceof ProduceOk ok && probes.contains(ok.id()))).forEach(unprobed::add);
+        assertThat(new InvariantChecker().violations(unprobed)).extracting(v -> v.invariant()).contains("LIVENESS");
     }
 }

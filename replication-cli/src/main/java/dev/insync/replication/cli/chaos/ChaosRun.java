@@ -183,13 +183,15 @@ public final class ChaosRun {
             }
             cluster.heal();
             recorder.add(t -> new HistoryEvent.Fault(t, "heal-all", List.of(), Map.of()));
+            // From here the checker judges LIVENESS: within the bound, each partition whole, then a probe succeeding.
+            recorder.add(t -> new HistoryEvent.Quiesce(t, HEAL_BOUND_MS));
             long healDeadline = recorder.now() + HEAL_BOUND_MS;
             Map<Integer, Long> healedAtMs = new TreeMap<>();
             Map<Integer, Long> finalHw = new TreeMap<>();
             try (InsyncClient probe = client(cluster, InvariantChecker.PROBE_CLIENT);
                  InsyncClient reader = client(cluster, "final")) {
                 for (int p = 0; p < settings.partitions(); p++) {
-                    awaitWhole(admin, p, cluster, healDeadline);
+                    awaitSettled(admin, sampler, sampling, p, healDeadline);
                     long offset = probe(probe, p, healDeadline);
                     healedAtMs.put(p, recorder.now() - faultsEnd);
                     finalHw.put(p, readToEnd(reader, "final", p, offset + 1, healDeadline));
@@ -460,6 +462,30 @@ public final class ChaosRun {
         }
         throw new IllegalStateException("Partition " + partition + " not whole within " + HEAL_BOUND_MS
                 + " ms after the heal: " + controllerView.get(partition));
+    }
+
+    /**
+     * Waits, sampling, until {@code partition} is whole as the history shows it ({@link InvariantChecker#whole}): the
+     * controller's ISR is every replica and every replica's latest sample has HW = LEO, the same on all. A probe
+     * invoked after this is one the checker's LIVENESS counts.
+     */
+    private void awaitSettled(InsyncClient admin, ChaosSampler sampler, InsyncClient sampling, int partition,
+                              long deadlineMs) throws InterruptedException {
+        while (recorder.now() < deadlineMs) {
+            // The controller's state first, then the samples: the history holds both before the instant judged.
+            watchOnce(admin);
+            sampler.sampleOnce(sampling);
+            PartitionRegistration p = controllerView.get(partition);
+            if (p != null && InvariantChecker.whole(Set.copyOf(p.replicas()), p.leader(), p.leaderEpoch(), p.isr(),
+                    b -> sampler.latest(partition, b))) {
+                return;
+            }
+            pause(200);
+        }
+        PartitionRegistration last = controllerView.get(partition);
+        throw new IllegalStateException("Partition " + partition + " not whole within " + HEAL_BOUND_MS
+                + " ms after the heal: " + last + (last == null ? ""
+                : ", samples " + last.replicas().stream().map(b -> sampler.latest(partition, b)).toList()));
     }
 
     /** An acks=all probe write, retried until it succeeds; its offset. */

@@ -110,6 +110,11 @@ final class ChaosSampler {
         });
     }
 
+    /** The latest sample written of {@code broker}'s replica of {@code partition} (what the history's reader holds), or null. */
+    Sample latest(int partition, int broker) {
+        return last.get(key(partition, broker));
+    }
+
     private enum Status { RUNNING, PAUSED, DOWN }
 
     private Status status(int broker) {

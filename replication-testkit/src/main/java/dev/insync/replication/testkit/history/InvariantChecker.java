@@ -39,6 +39,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 
 /**
  * Decides contract §11's invariants from a {@link History} alone: what clients were given, the faults,
@@ -86,6 +87,38 @@ public final class InvariantChecker {
 
     /** A checker; it holds no state between histories. */
     public InvariantChecker() {
+    }
+
+    /**
+     * Whether a partition is whole, as LIVENESS needs it after the heal: the controller names a leader
+     * and has every replica in the ISR, and every replica's latest sample is of a running broker with
+     * HW = LEO, all LEOs equal, the controller's leader acting as leader in the controller's epoch.
+     * A harness that drives a heal asks this of the samples it recorded, so that it probes once the
+     * checker will also find the partition whole.
+     *
+     * @param replicas       the partition's replicas
+     * @param leader         the controller's leader, negative for none
+     * @param leaderEpoch    the controller's leader epoch
+     * @param isr            the controller's ISR
+     * @param latestSampleOf a replica's latest sample of the partition, null if none
+     */
+    public static boolean whole(Set<Integer> replicas, int leader, int leaderEpoch, List<Integer> isr,
+                                IntFunction<Sample> latestSampleOf) {
+        if (leader < 0 || !Set.copyOf(isr).equals(replicas)) {
+            return false;
+        }
+        long leo = -1;
+        for (int b : replicas) {
+            Sample s = latestSampleOf.apply(b);
+            if (s == null || !HistoryEvent.RUNNING.equals(s.status()) || s.hw() != s.leo() || (leo >= 0 && s.leo() != leo)) {
+                return false;
+            }
+            if (b == leader && (!s.leader() || s.leaderEpoch() != leaderEpoch)) {
+                return false;
+            }
+            leo = s.leo();
+        }
+        return true;
     }
 
     /** The violations in {@code history} (the excused failures dropped). */
@@ -722,7 +755,10 @@ public final class InvariantChecker {
                     continue;
                 }
                 for (int p = 0; p < config.partitions(); p++) {
-                    if (!wholeAt.containsKey(p) && whole(p, Set.copyOf(config.replicasOf(p)), controller.get(p), current)) {
+                    int partition = p;
+                    ControllerState c = controller.get(p);
+                    if (!wholeAt.containsKey(p) && c != null && whole(Set.copyOf(config.replicasOf(p)), c.leader(),
+                            c.leaderEpoch(), c.isr(), b -> current.get(partition + "/" + b))) {
                         wholeAt.put(p, e.t());
                     }
                 }
@@ -748,26 +784,6 @@ public final class InvariantChecker {
                             + wholeAt.get(p) + "ms but no acks=all probe write invoked afterwards succeeded"));
                 }
             }
-        }
-
-        /** Every replica in the controller's ISR, the leader acting as such, HW = LEO everywhere and equal. */
-        private static boolean whole(int partition, Set<Integer> replicas, ControllerState controller,
-                                     Map<String, Sample> current) {
-            if (controller == null || controller.leader() < 0 || !Set.copyOf(controller.isr()).equals(replicas)) {
-                return false;
-            }
-            long leo = -1;
-            for (int b : replicas) {
-                Sample s = current.get(partition + "/" + b);
-                if (s == null || !HistoryEvent.RUNNING.equals(s.status()) || s.hw() != s.leo() || (leo >= 0 && s.leo() != leo)) {
-                    return false;
-                }
-                if (b == controller.leader() && (!s.leader() || s.leaderEpoch() != controller.leaderEpoch())) {
-                    return false;
-                }
-                leo = s.leo();
-            }
-            return true;
         }
 
         private boolean probeSucceeded(int partition, long wholeAtMs) {
