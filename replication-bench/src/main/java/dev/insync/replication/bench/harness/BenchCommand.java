@@ -88,6 +88,10 @@ public final class BenchCommand implements Callable<Integer> {
                     + " replication-bench/kafka-server/target/kafka-server.classpath; insync's default: the bench's own).")
     private Map<String, Path> serverClassPaths;
 
+    @Option(names = "--process-scenarios", split = ",",
+            description = "Scenarios of each processes repeat (default: all): throughput, latency, failover.")
+    private List<String> processScenarios;
+
     @Option(names = "--failover-timeout-seconds", defaultValue = "60",
             description = "Bound for the first acknowledged write after a leader's kill -9 (default: ${DEFAULT-VALUE}).")
     private int failoverTimeoutSeconds;
@@ -146,8 +150,20 @@ public final class BenchCommand implements Callable<Integer> {
         if (jitQuietTimeoutSeconds < 0) {
             throw new ParameterException(spec.commandLine(), "--jit-quiet-timeout-seconds must be >= 0");
         }
+        List<String> scenarios = processScenarios == null ? ProcessBenchSettings.SCENARIOS : processScenarios;
+        for (String s : scenarios) {
+            if (!ProcessBenchSettings.SCENARIOS.contains(s)) {
+                throw new ParameterException(spec.commandLine(), "Unknown process scenario '" + s + "'; known: "
+                        + ProcessBenchSettings.SCENARIOS);
+            }
+        }
+        if (processScenarios != null && !chosen.contains(ProcessBench.SECTION)) {
+            throw new ParameterException(spec.commandLine(), "--process-scenarios applies to the processes section,"
+                    + " which is not among --sections " + chosen);
+        }
         ProcessBenchSettings defaults = ProcessBenchSettings.defaults();
         return new ProcessBenchSettings(wanted, serverClassPaths == null ? Map.of() : serverClassPaths,
-                defaults.startTimeout(), Duration.ofSeconds(failoverTimeoutSeconds));
+                defaults.startTimeout(), Duration.ofSeconds(failoverTimeoutSeconds))
+                .withScenarios(Set.copyOf(scenarios));
     }
 }

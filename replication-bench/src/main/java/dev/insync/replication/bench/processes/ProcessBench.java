@@ -176,6 +176,25 @@ public final class ProcessBench {
                 TOPIC_TIMEOUT);
         workload.throughput(previousTopic, PARTITIONS[PARTITIONS.length - 1], new BenchClientSettings(-1,
                 options.batchBytes(), THROUGHPUT_LINGER_MS, options.window()), CLUSTER_WARMUP_FACTOR * options.warmupMs(), 0);
+        if (settings.measures("throughput")) {
+            previousTopic = throughput(target, name, workload, step, values, previousTopic);
+        }
+        awaitCaughtUp(target, name, previousTopic);
+        if (settings.measures("latency")) {
+            latency(target, name, workload, step, values);
+        }
+        if (settings.measures("failover")) {
+            step.accept("failover: kill -9 of a leader");
+            String failoverTopic = "bench-failover";
+            target.createTopic(failoverTopic, 1, REPLICATION_FACTOR, MIN_INSYNC_REPLICAS, TOPIC_TIMEOUT);
+            ProcessWorkload.Failover f = workload.failover(failoverTopic, settings.failoverTimeout());
+            add(name, values, "failover.kill_to_first_ack_ms", f.killToFirstAckMs());
+        }
+    }
+
+    /** The throughput scenarios, each on its own topic; the last one's topic. */
+    private String throughput(ProcessBenchTarget target, String name, ProcessWorkload workload, Consumer<String> step,
+                              Map<String, Double> values, String previousTopic) throws Exception {
         for (int partitions : PARTITIONS) {
             for (int acks : new int[] {-1, 1}) {
                 BenchClientSettings client = new BenchClientSettings(acks, options.batchBytes(), THROUGHPUT_LINGER_MS,
@@ -200,8 +219,11 @@ public final class ProcessBench {
                 previousTopic = topic;
             }
         }
-        awaitCaughtUp(target, name, previousTopic);
+        return previousTopic;
+    }
 
+    private void latency(ProcessBenchTarget target, String name, ProcessWorkload workload, Consumer<String> step,
+                         Map<String, Double> values) throws Exception {
         step.accept("acks_all latency, one record in flight");
         String latencyTopic = "bench-latency";
         target.createTopic(latencyTopic, 1, REPLICATION_FACTOR, MIN_INSYNC_REPLICAS, TOPIC_TIMEOUT);
@@ -215,12 +237,6 @@ public final class ProcessBench {
         if (latency.failedRecords() > 0) {
             out.note(prefix, latency.failedRecords() + " records failed, last " + latency.lastError());
         }
-
-        step.accept("failover: kill -9 of a leader");
-        String failoverTopic = "bench-failover";
-        target.createTopic(failoverTopic, 1, REPLICATION_FACTOR, MIN_INSYNC_REPLICAS, TOPIC_TIMEOUT);
-        ProcessWorkload.Failover f = workload.failover(failoverTopic, settings.failoverTimeout());
-        add(name, values, "failover.kill_to_first_ack_ms", f.killToFirstAckMs());
     }
 
     private void awaitCaughtUp(ProcessBenchTarget target, String name, String topic) throws Exception {

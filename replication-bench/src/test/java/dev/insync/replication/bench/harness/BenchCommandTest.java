@@ -62,9 +62,17 @@ class BenchCommandTest {
     }
 
     @Test
+    void anUnknownProcessScenarioOrOneWithoutTheProcessesSectionIsAUsageError() {
+        assertThat(run("--sections", "processes", "--process-scenarios", "failover,soak")).isEqualTo(2);
+        assertThat(err.toString()).contains("Unknown process scenario 'soak'").contains("throughput, latency, failover");
+        assertThat(run("--sections", "latency", "--process-scenarios", "failover")).isEqualTo(2);
+        assertThat(err.toString()).contains("--process-scenarios applies to the processes section");
+    }
+
+    @Test
     void helpListsTheOptions() {
         assertThat(run("--help")).isZero();
         assertThat(out.toString()).contains("Usage: bench").contains("--quick").contains("--sections")
-                .contains("--targets").contains("--server-classpath");
+                .contains("--targets").contains("--server-classpath").contains("--process-scenarios");
     }
 }

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The section driver: a fresh cluster per target and repeat, interleaved, metrics and same-repeat ratios. */
 @Timeout(120)
@@ -78,6 +79,32 @@ class ProcessBenchTest {
         assertThat(m.values("process.ratio.insync_over_kafka.failover.kill_to_first_ack_ms")).hasSize(2)
                 .allSatisfy(v -> assertThat(v).isPositive());
         assertThat(m.notes()).containsEntry("processes.kafka", "in-memory target kafka");
+    }
+
+    @Test
+    void failoverAloneRunsOnlyTheWarmUpAndTheFailover() throws Exception {
+        List<InMemoryBenchTarget> started = new ArrayList<>();
+        Measurements m = new Measurements();
+        ProcessBenchSettings settings = new ProcessBenchSettings(List.of("insync", "kafka"), Map.of(),
+                Duration.ofSeconds(10), Duration.ofSeconds(10)).withScenarios(Set.of("failover"));
+        ProcessBench bench = new ProcessBench(options(), settings, m, s -> { },
+                List.of(InMemoryBenchTarget.factory("kafka", started), InMemoryBenchTarget.factory("insync", started)));
+
+        bench.repeat(1, "", dir);
+
+        assertThat(started).hasSize(2).allSatisfy(t ->
+                assertThat(t.topics()).containsOnlyKeys("bench-warmup", "bench-failover"));
+        assertThat(m.values("process.ratio.insync_over_kafka.failover.kill_to_first_ack_ms")).hasSize(1);
+        assertThat(m.metrics()).noneMatch(metric -> metric.contains("records_per_s") || metric.contains("latency"));
+    }
+
+    @Test
+    void unknownOrNoScenariosAreRefused() {
+        ProcessBenchSettings settings = ProcessBenchSettings.defaults();
+        assertThat(ProcessBenchSettings.SCENARIOS).allMatch(settings::measures);
+        assertThatThrownBy(() -> settings.withScenarios(Set.of("failover", "soak")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("soak");
+        assertThatThrownBy(() -> settings.withScenarios(Set.of())).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
