@@ -79,7 +79,8 @@ class ChaosCommandTest {
         CommandLine cmd = InsyncCli.commandLine();
         cmd.setOut(new PrintWriter(out));
         cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute("chaos", "--seconds", "30", "--seed", Long.toString(SEED), "--brokers", "4", "--partitions", Integer.toString(PARTITIONS), "--faults", String.join(",", KINDS),
+        int code = cmd.execute("chaos", "--seconds", "30", "--seed", Long.toString(SEED), "--brokers", "4",
+                "--partitions", Integer.toString(PARTITIONS), "--faults", String.join(",", KINDS),
                 "--history", history.toString(), "--dir", dir.resolve("work").toString(), "--json");
         assertThat(code).as("exit code; stdout %s; stderr %s", out, err).isZero();
 
