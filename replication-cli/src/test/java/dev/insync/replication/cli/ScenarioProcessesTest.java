@@ -98,7 +98,9 @@ class ScenarioProcessesTest {
         // SCN-1 on the wall clock: Kafka 4.4 shrank 5.2-7.3 s after the pause; the window allows broker 3's last
         // fetch parked up to replica.fetch.wait.max.ms (500) before the SIGSTOP and a second of scheduling delay.
         assertThat((Long) isrHw.get("shrinkMsAfterPause")).isBetween(4_500L, 8_500L);
-        assertThat((Long) isrHw.get("msFromPauseToAcksAllDone")).isGreaterThanOrEqualTo((Long) isrHw.get("shrinkMsAfterPause"))
+        // The acks=all answer cannot come before the shrink could (lag minus the parked fetch). It is not compared with
+        // shrinkMsAfterPause: that is when the harness's log tail saw the line, which can be after the client's answer.
+        assertThat((Long) isrHw.get("msFromPauseToAcksAllDone")).isGreaterThanOrEqualTo(4_500L)
                 .isLessThanOrEqualTo(10_000L);
         assertThat((Long) isrHw.get("isrBackMsAfterResume")).isBetween(0L, 5_000L);
         assertThat(isrHw.get("hwCheckpoints")).isEqualTo(Map.of("1", "rep 0 18", "2", "rep 0 18", "3", "rep 0 18"));
