@@ -194,6 +194,76 @@ class ProcessClusterProcessesTest {
     }
 
     @Test
+    @DisplayName("CTL-4, CTL-3 on processes: the active controller cut from its two peers (the brokers still reach it)"
+            + " loses its role; the new one is found by every broker before it would fence them, and acks=all and"
+            + " metadata writes go on")
+    void activeControllerCutFromItsQuorumIsReplacedWithoutFencingAnyBroker() throws Exception {
+        cluster = fastCluster(dir).brokers(3).controllers(3).start();
+        client = client();
+        TopicPartition tp = new TopicPartition("quorum-cut", 0);
+        client.createTopic(tp.topic(), 1, 3, Map.of("min.insync.replicas", "2")).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        PartitionRegistration before = awaitPartition(tp, r -> r.leader() > 0 && r.isr().size() == 3);
+        produceUntilAcknowledged(tp, "first");
+        int cut = awaitActiveController(id -> true);
+        // A peer restarted first replays configuration entries that the active one wrote, with its own proxies'
+        // addresses: it must still dial each peer through its own proxy, or the two left could not elect a successor.
+        int restarted = cluster.controllerIds().stream().filter(id -> id != cut).findFirst().orElseThrow();
+        cluster.restart(restarted);
+        produceUntilAcknowledged(tp, "after-restart");
+        long fencedBefore = fencingLines();
+        for (int peer : cluster.controllerIds()) {
+            if (peer != cut) {
+                cluster.blackhole(cut, peer);
+            }
+        }
+        int successor = awaitActiveController(id -> id != cut);
+        long activeSinceNs = System.nanoTime();
+        produceUntilAcknowledged(tp, "during");
+        client.createTopic("created-during-the-cut", 1, 3, Map.of()).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        // CTL-3: the successor gave every broker a session timeout (3 s here) from its activation. Had the brokers
+        // kept heartbeating the cut node, which may still answer them until it learns it lost the quorum, the
+        // successor would fence them: the leader would change, or the ISR shrink. Watch over twice that timeout.
+        long watchNs = TimeUnit.MILLISECONDS.toNanos(2 * 3000);
+        PartitionRegistration seen;
+        do {
+            seen = awaitPartition(tp, r -> true);
+            assertThat(seen.leader()).as("leader during the quorum cut").isEqualTo(before.leader());
+            assertThat(seen.leaderEpoch()).as("leader epoch during the quorum cut").isEqualTo(before.leaderEpoch());
+            assertThat(seen.isr()).as("ISR during the quorum cut").hasSize(3);
+            Thread.sleep(200);
+        } while (System.nanoTime() - activeSinceNs < watchNs);
+        // What a describe answered may come from the cut node's stale state; the controllers' own output does not.
+        assertThat(fencingLines()).as("brokers fenced by controller " + successor + " during the quorum cut")
+                .isEqualTo(fencedBefore);
+        cluster.heal();
+        long last = produceUntilAcknowledged(tp, "after");
+        assertThat(readAll(tp, last + 1)).contains("first", "after-restart", "during", "after");
+    }
+
+    /** How many times the controllers' output says a broker is fenced for want of heartbeats (CTL-3). */
+    private long fencingLines() throws IOException {
+        long n = 0;
+        for (int id : cluster.controllerIds()) {
+            String log = java.nio.file.Files.readString(cluster.process(id).logFile(), StandardCharsets.UTF_8);
+            n += log.lines().filter(l -> l.contains("sent no heartbeat for") && l.contains("fencing it")).count();
+        }
+        return n;
+    }
+
+    /** Waits until the controllers' output names an active controller that {@code condition} accepts. */
+    private int awaitActiveController(java.util.function.IntPredicate condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (System.nanoTime() < deadline) {
+            java.util.OptionalInt active = cluster.activeController();
+            if (active.isPresent() && condition.test(active.getAsInt())) {
+                return active.getAsInt();
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no such active controller; last named " + cluster.activeController());
+    }
+
+    @Test
     @DisplayName("ISR-1, ISR-2, PRO-2 on processes: a leader blackholed from its followers shrinks the ISR to itself, acks=all"
             + " is refused below min ISR, and after the heal the ISR regrows and acks=all succeeds")
     void leaderCutFromItsFollowersShrinksTheIsr() throws Exception {

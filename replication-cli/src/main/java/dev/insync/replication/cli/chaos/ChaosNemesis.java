@@ -48,7 +48,10 @@ public final class ChaosNemesis {
         PAUSE,
         /** A broker cut by its proxies: from everything, from one peer (one way or both), or from the controllers. */
         PARTITION,
-        /** The active controller killed (restarted after), paused, or cut from every broker. */
+        /**
+         * The active controller killed (restarted after), paused, cut from every broker, or (with a quorum of
+         * three or more) cut from every other controller while the brokers still reach it.
+         */
         CONTROLLER;
 
         static Set<Kind> parse(String list) {
@@ -156,7 +159,7 @@ public final class ChaosNemesis {
                 java.util.OptionalInt active = cluster.activeController();
                 int target = active.orElse(controller);
                 Map<String, Object> params = Map.of("active", active.isPresent());
-                int shape = random.nextInt(3);
+                int shape = random.nextInt(controllers.size() > 1 ? 4 : 3);
                 if (shape == 0) {
                     fault("controller-kill", List.of(target), params);
                     cluster.kill(target);
@@ -169,9 +172,19 @@ public final class ChaosNemesis {
                         fault("controller-resume", List.of(target), Map.of());
                     };
                 } else {
-                    fault("controller-cut", List.of(target), params);
-                    for (int b : brokers) {
-                        cluster.blackhole(b, target, Flow.BOTH_WAYS);
+                    if (shape == 2) {
+                        fault("controller-cut", List.of(target), params);
+                        for (int b : brokers) {
+                            cluster.blackhole(b, target, Flow.BOTH_WAYS);
+                        }
+                    } else {
+                        // CTL-4: the quorum elects another; the brokers, which still reach this one, must find it.
+                        fault("controller-quorum-cut", List.of(target), params);
+                        for (int c : controllers) {
+                            if (c != target) {
+                                cluster.blackhole(target, c, Flow.BOTH_WAYS);
+                            }
+                        }
                     }
                     undo = () -> {
                         int reset = cluster.heal();

@@ -53,11 +53,13 @@ import java.util.stream.Collectors;
  * (registration, heartbeats, AlterPartition, metadata fetch) each have a proxy, configured through
  * {@code insync.connect.overrides}: the broker dials the proxy instead of the node. Brokers register
  * their real listener (LDR-4: {@code listeners}, which metadata hands to every client), so clients
- * reach them directly; no process is given an address table of brokers. The
- * controllers' Raft traffic is not proxied: a Ratis node binds the address its own
- * {@code controller.quorum.voters} entry names, and Ratis replicates the peers' addresses in its
- * configuration entries, so one node cannot be given a proxy of its own for each peer; controller
- * faults are process faults (kill, pause, restart) and cutting brokers from a controller.
+ * reach them directly; no process is given an address table of brokers. Controller→controller
+ * (the quorum's Raft traffic) has a proxy per directed link too: each controller's
+ * {@code controller.quorum.voters} names its own real Raft port (which it binds) and, for every
+ * peer, the proxy of the link it dials to that peer. Ratis dials a peer at the address it was
+ * started with, even after adopting a configuration entry that another node wrote with its own
+ * addresses, so the quorum can be partitioned link by link (the active controller cut from its
+ * peers while the brokers still reach it, for instance).
  *
  * <p>Directions are about bytes: {@link #blackhole(int, int, Flow)} with {@link Flow#ONE_WAY} drops
  * every byte going from the first node to the second, on every link between them (requests on
@@ -365,8 +367,7 @@ public final class ProcessCluster implements AutoCloseable {
             links.add(ba);
         }
         if (links.isEmpty()) {
-            throw new IllegalArgumentException("No proxied link between nodes " + a + " and " + b
-                    + " (controllers' Raft traffic is not proxied)");
+            throw new IllegalArgumentException("No proxied link between nodes " + a + " and " + b);
         }
         return links;
     }
@@ -438,8 +439,10 @@ public final class ProcessCluster implements AutoCloseable {
             props.put("insync.connect.overrides", table(dialled, id -> proxies.get(new Link(node.id(), id)).address()));
             props.putAll(settings.brokerProperties);
         } else {
-            props.put("controller.quorum.voters", table(controllerIds(),
-                    id -> new InetSocketAddress(InetAddress.getLoopbackAddress(), node(id).raftPort())));
+            // Its own Raft port, which it binds; each peer through the proxy of the link it dials.
+            props.put("controller.quorum.voters", table(controllerIds(), id -> id == node.id()
+                    ? new InetSocketAddress(InetAddress.getLoopbackAddress(), node.raftPort())
+                    : proxies.get(new Link(node.id(), id)).address()));
             props.put("metadata.log.dir", node.directory().resolve("metadata").toString());
             props.putAll(settings.controllerProperties);
         }
@@ -587,13 +590,17 @@ public final class ProcessCluster implements AutoCloseable {
             ProcessCluster cluster = null;
             try {
                 for (Node client : nodes.values()) {
-                    if (client.role() != Role.BROKER) {
-                        continue;
-                    }
                     for (Node server : nodes.values()) {
-                        if (server.id() != client.id()) {
-                            Link link = new Link(client.id(), server.id());
+                        if (server.id() == client.id()) {
+                            continue;
+                        }
+                        Link link = new Link(client.id(), server.id());
+                        if (client.role() == Role.BROKER) {
                             proxies.put(link, LinkProxy.start(link.toString(), server.listener()));
+                        } else if (server.role() == Role.CONTROLLER) {
+                            // Raft between controllers; a controller dials no broker.
+                            proxies.put(link, LinkProxy.start(link.toString(), new InetSocketAddress(
+                                    InetAddress.getLoopbackAddress(), server.raftPort())));
                         }
                     }
                 }

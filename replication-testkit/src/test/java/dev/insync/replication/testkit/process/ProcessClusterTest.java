@@ -82,8 +82,8 @@ class ProcessClusterTest {
         try (ProcessCluster cluster = start(3, 3)) {
             assertThat(cluster.brokerIds()).containsExactly(1, 2, 3);
             assertThat(cluster.controllerIds()).containsExactly(1001, 1002, 1003);
-            // broker -> broker both ways, broker -> controller: 3*2 + 3*3
-            assertThat(cluster.proxies()).hasSize(15);
+            // broker -> broker both ways, broker -> controller, controller -> controller (Raft): 3*2 + 3*3 + 3*2
+            assertThat(cluster.proxies()).hasSize(21);
 
             // Node ports lie below the ephemeral range, so no proxy or outgoing connection can take one.
             for (int id : List.of(1, 2, 3, 1001, 1002, 1003)) {
@@ -106,7 +106,13 @@ class ProcessClusterTest {
 
             Properties c = config(cluster, 1002);
             assertThat(c.getProperty("process.roles")).isEqualTo("controller");
-            assertThat(c.getProperty("controller.quorum.voters")).startsWith("1001@127.0.0.1:" + cluster.node(1001).raftPort());
+            // Its own real Raft port, which it binds; each peer through the proxy of the link it dials.
+            assertThat(c.getProperty("controller.quorum.voters")).isEqualTo(
+                    "1001@127.0.0.1:" + cluster.proxy(1002, 1001).address().getPort()
+                            + ",1002@127.0.0.1:" + cluster.node(1002).raftPort()
+                            + ",1003@127.0.0.1:" + cluster.proxy(1002, 1003).address().getPort());
+            assertThat(cluster.proxy(1002, 1001).target().getPort()).isEqualTo(cluster.node(1001).raftPort());
+            assertThat(cluster.proxy(1002, 1001).address().getPort()).isNotEqualTo(cluster.proxy(1003, 1001).address().getPort());
             assertThat(c.getProperty("replica.lag.time.max.ms")).isNull();
             assertThat(c.getProperty("insync.connect.overrides")).isNull();
 
@@ -123,8 +129,13 @@ class ProcessClusterTest {
                     "INFO Controller node 1001 is the active controller in epoch 6 at offset 1\n",
                     java.nio.file.StandardOpenOption.APPEND);
             assertThat(cluster.activeController()).hasValue(1002);
-            assertThatThrownBy(() -> cluster.blackhole(1001, 1002)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("Raft");
+            // The quorum's links take faults like any other: both directions of both links between the two.
+            cluster.blackhole(1001, 1002);
+            assertThat(cluster.proxy(1001, 1002).isBlackholed(Direction.TO_SERVER)).isTrue();
+            assertThat(cluster.proxy(1002, 1001).isBlackholed(Direction.TO_CLIENT)).isTrue();
+            assertThat(cluster.proxy(1001, 1003).isBlackholed(Direction.TO_SERVER)).isFalse();
+            cluster.heal();
+            assertThat(cluster.proxy(1001, 1002).isBlackholed(Direction.TO_SERVER)).isFalse();
         }
     }
 
