@@ -41,7 +41,9 @@ import java.util.stream.Collectors;
  * Writes a bench run's results next to each other in one directory: {@code results.txt} (every
  * metric's median and individual repeats, then the issue's targets, met or missed),
  * {@code results.json} (the same numbers), and charts as PNG and SVG: {@code latency} (the latency
- * distributions by percentile) and {@code throughput} (records/s per scenario).
+ * distributions by percentile), {@code throughput} (records/s per scenario) and, when the
+ * {@code processes} section measured more than one target, {@code side-by-side-throughput} and
+ * {@code side-by-side-latency} (each target's medians next to the others', per scenario).
  */
 public final class BenchReport {
 
@@ -65,6 +67,7 @@ public final class BenchReport {
         Files.writeString(dir.resolve("results.json"), json());
         writeLatencyChart(dir);
         writeThroughputChart(dir);
+        writeSideBySideCharts(m, dir);
         return text;
     }
 
@@ -267,9 +270,7 @@ public final class BenchReport {
                 series.setMarker(SeriesMarkers.NONE);
             }
         }
-        BitmapEncoder.saveBitmap(chart, dir.resolve("latency").toString(), BitmapEncoder.BitmapFormat.PNG);
-        VectorGraphicsEncoder.saveVectorGraphic(chart, dir.resolve("latency").toString(),
-                VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+        save(chart, dir, "latency");
     }
 
     private void writeThroughputChart(Path dir) throws IOException {
@@ -292,8 +293,72 @@ public final class BenchReport {
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(60);
         chart.addSeries("records/s", names, values);
-        BitmapEncoder.saveBitmap(chart, dir.resolve("throughput").toString(), BitmapEncoder.BitmapFormat.PNG);
-        VectorGraphicsEncoder.saveVectorGraphic(chart, dir.resolve("throughput").toString(),
+        save(chart, dir, "throughput");
+    }
+
+    /** The processes section's scenarios charted side by side: metric suffix after {@code process.<target>.}, label. */
+    private static final List<Map.Entry<String, String>> SIDE_BY_SIDE_THROUGHPUT = List.of(
+            Map.entry("acks_all.p1.records_per_s", "acks=all, 1 partition"),
+            Map.entry("acks_1.p1.records_per_s", "acks=1, 1 partition"),
+            Map.entry("acks_all.p12.records_per_s", "acks=all, 12 partitions"),
+            Map.entry("acks_1.p12.records_per_s", "acks=1, 12 partitions"));
+    /** p50 (the target's figure) and p99; p99.9, often 20-50x p50, would flatten them, and is in the table. */
+    private static final List<Map.Entry<String, String>> SIDE_BY_SIDE_LATENCY = List.of(
+            Map.entry("acks_all.latency.p50_us", "p50"),
+            Map.entry("acks_all.latency.p99_us", "p99"));
+
+    /**
+     * The targets the processes section measured ({@code process.<target>.<metric>}, ratios aside) charted
+     * next to each other: records/s per scenario, and acks=all latency with one record in flight. Nothing is
+     * written unless at least two targets have a throughput figure. Medians, as in the tables.
+     */
+    static void writeSideBySideCharts(Measurements m, Path dir) throws IOException {
+        List<String> targets = m.metrics().stream().filter(k -> k.startsWith("process.") && !k.startsWith("process.ratio."))
+                .map(k -> k.substring("process.".length(), k.indexOf('.', "process.".length())))
+                .distinct().filter(t -> SIDE_BY_SIDE_THROUGHPUT.stream().anyMatch(e -> has(m, t, e.getKey())))
+                .toList();
+        if (targets.size() < 2) {
+            return;
+        }
+        CategoryChart throughput = new CategoryChartBuilder().width(900).height(520)
+                .title("Separate processes on one machine: throughput, 100-byte records (median)")
+                .xAxisTitle("scenario").yAxisTitle("thousand records/s").build();
+        CategoryChart latency = new CategoryChartBuilder().width(900).height(520)
+                .title("Separate processes on one machine: acks=all latency, one record in flight (median)")
+                .xAxisTitle("percentile").yAxisTitle("microseconds").build();
+        for (String target : targets) {
+            addSeries(throughput, m, target, SIDE_BY_SIDE_THROUGHPUT, 1e-3);
+            addSeries(latency, m, target, SIDE_BY_SIDE_LATENCY, 1.0);
+        }
+        save(throughput, dir, "side-by-side-throughput");
+        if (!latency.getSeriesMap().isEmpty()) {
+            save(latency, dir, "side-by-side-latency");
+        }
+    }
+
+    private static boolean has(Measurements m, String target, String suffix) {
+        return m.has("process." + target + "." + suffix) && !Double.isNaN(m.median("process." + target + "." + suffix));
+    }
+
+    /** One bar per scenario {@code target} measured, scaled by {@code scale}; a scenario it lacks reads 0. */
+    private static void addSeries(CategoryChart chart, Measurements m, String target,
+                                  List<Map.Entry<String, String>> scenarios, double scale) {
+        if (scenarios.stream().noneMatch(e -> has(m, target, e.getKey()))) {
+            return;
+        }
+        List<String> labels = new ArrayList<>();
+        List<Double> values = new ArrayList<>();
+        for (Map.Entry<String, String> e : scenarios) {
+            labels.add(e.getValue());
+            values.add(has(m, target, e.getKey()) ? m.median("process." + target + "." + e.getKey()) * scale : 0.0);
+        }
+        chart.addSeries(target, labels, values);
+    }
+
+    private static void save(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path dir, String name)
+            throws IOException {
+        BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+        VectorGraphicsEncoder.saveVectorGraphic(chart, dir.resolve(name).toString(),
                 VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
     }
 }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -104,5 +105,23 @@ class BenchReportTest {
         });
         report.write();
         assertThat(dir.resolve("throughput.png")).isNotEmptyFile();
+        // Two targets measured: charted next to each other.
+        for (String chart : List.of("side-by-side-throughput", "side-by-side-latency")) {
+            assertThat(dir.resolve(chart + ".png")).isNotEmptyFile();
+            assertThat(dir.resolve(chart + ".svg")).isNotEmptyFile();
+        }
+    }
+
+    @Test
+    void oneTargetAloneGetsNoSideBySideChart(@TempDir Path dir) throws Exception {
+        Measurements m = new Measurements();
+        m.add("process.insync.acks_all.p1.records_per_s", 300_000);
+        m.add("process.insync.acks_all.latency.p50_us", 800);
+        // A ratio names two targets but measures neither.
+        m.add("process.ratio.insync_over_kafka.acks_all.p1.records_per_s", 3.33);
+        new BenchReport(m, BenchOptions.defaults(dir), Map.of("cores", "2")).write();
+        assertThat(dir.resolve("throughput.png")).isNotEmptyFile();
+        assertThat(dir.resolve("side-by-side-throughput.png")).doesNotExist();
+        assertThat(dir.resolve("side-by-side-latency.png")).doesNotExist();
     }
 }
