@@ -222,14 +222,14 @@ class ProcessClusterProcessesTest {
         client.createTopic("created-during-the-cut", 1, 3, Map.of()).get(WAIT_MS, TimeUnit.MILLISECONDS);
         // CTL-3: the successor gave every broker a session timeout (3 s here) from its activation. Had the brokers
         // kept heartbeating the cut node, which may still answer them until it learns it lost the quorum, the
-        // successor would fence them: the leader would change, or the ISR shrink. Watch over twice that timeout.
+        // successor would fence them, and the leader would change. Watch over twice that timeout. (The ISR is not
+        // watched: on a loaded machine a follower may fall behind replica.lag.time.max.ms for reasons of its own.)
         long watchNs = TimeUnit.MILLISECONDS.toNanos(2 * 3000);
         PartitionRegistration seen;
         do {
             seen = awaitPartition(tp, r -> true);
             assertThat(seen.leader()).as("leader during the quorum cut").isEqualTo(before.leader());
             assertThat(seen.leaderEpoch()).as("leader epoch during the quorum cut").isEqualTo(before.leaderEpoch());
-            assertThat(seen.isr()).as("ISR during the quorum cut").hasSize(3);
             Thread.sleep(200);
         } while (System.nanoTime() - activeSinceNs < watchNs);
         // What a describe answered may come from the cut node's stale state; the controllers' own output does not.
