@@ -95,6 +95,17 @@ class ProcessClusterProcessesTest {
                 "request.timeout.ms", 5000, "delivery.timeout.ms", 6000, "client.id", "test")).build();
     }
 
+    /**
+     * Starts the chaos run's cluster of three brokers and {@code controllers} controllers, and creates
+     * {@code tp}'s topic (one partition, three replicas, min ISR 2); returns its registration once its ISR is full.
+     */
+    private PartitionRegistration startWithTopic(int controllers, TopicPartition tp) throws Exception {
+        cluster = fastCluster(dir).brokers(3).controllers(controllers).start();
+        client = client();
+        client.createTopic(tp.topic(), 1, 3, Map.of("min.insync.replicas", "2")).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        return awaitPartition(tp, r -> r.leader() > 0 && r.isr().size() == 3);
+    }
+
     /** Waits until the controller's registration of {@code tp} satisfies {@code condition}. */
     private PartitionRegistration awaitPartition(TopicPartition tp, Predicate<PartitionRegistration> condition)
             throws Exception {
@@ -148,11 +159,8 @@ class ProcessClusterProcessesTest {
     @Test
     @DisplayName("INV-1 on processes: kill -9 of the leader, then its restart; every acknowledged acks=all record is read back")
     void killedLeaderLosesNoAcknowledgedRecord() throws Exception {
-        cluster = fastCluster(dir).brokers(3).controllers(1).start();
-        client = client();
         TopicPartition tp = new TopicPartition("kill", 0);
-        client.createTopic(tp.topic(), 1, 3, Map.of("min.insync.replicas", "2")).get(WAIT_MS, TimeUnit.MILLISECONDS);
-        PartitionRegistration p = awaitPartition(tp, r -> r.leader() > 0 && r.isr().size() == 3);
+        PartitionRegistration p = startWithTopic(1, tp);
         List<String> acked = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             produceUntilAcknowledged(tp, "before-" + i);
@@ -176,11 +184,8 @@ class ProcessClusterProcessesTest {
     @DisplayName("LDR-4, ISR-8 on processes: a leader blackholed from the controller is fenced and replaced; healed, it"
             + " follows and rejoins the ISR, and nothing acknowledged is lost")
     void leaderCutFromTheControllerIsReplaced() throws Exception {
-        cluster = fastCluster(dir).brokers(3).controllers(1).start();
-        client = client();
         TopicPartition tp = new TopicPartition("cut", 0);
-        client.createTopic(tp.topic(), 1, 3, Map.of("min.insync.replicas", "2")).get(WAIT_MS, TimeUnit.MILLISECONDS);
-        PartitionRegistration p = awaitPartition(tp, r -> r.leader() > 0 && r.isr().size() == 3);
+        PartitionRegistration p = startWithTopic(1, tp);
         produceUntilAcknowledged(tp, "first");
         int leader = p.leader();
         cluster.blackhole(leader, cluster.controllerIds().get(0), Flow.BOTH_WAYS);
@@ -198,11 +203,8 @@ class ProcessClusterProcessesTest {
             + " loses its role; the new one is found by every broker before it would fence them, and acks=all and"
             + " metadata writes go on")
     void activeControllerCutFromItsQuorumIsReplacedWithoutFencingAnyBroker() throws Exception {
-        cluster = fastCluster(dir).brokers(3).controllers(3).start();
-        client = client();
         TopicPartition tp = new TopicPartition("quorum-cut", 0);
-        client.createTopic(tp.topic(), 1, 3, Map.of("min.insync.replicas", "2")).get(WAIT_MS, TimeUnit.MILLISECONDS);
-        PartitionRegistration before = awaitPartition(tp, r -> r.leader() > 0 && r.isr().size() == 3);
+        PartitionRegistration before = startWithTopic(3, tp);
         produceUntilAcknowledged(tp, "first");
         int cut = awaitActiveController(id -> true);
         // A peer restarted first replays configuration entries that the active one wrote, with its own proxies'
@@ -267,11 +269,8 @@ class ProcessClusterProcessesTest {
     @DisplayName("ISR-1, ISR-2, PRO-2 on processes: a leader blackholed from its followers shrinks the ISR to itself, acks=all"
             + " is refused below min ISR, and after the heal the ISR regrows and acks=all succeeds")
     void leaderCutFromItsFollowersShrinksTheIsr() throws Exception {
-        cluster = fastCluster(dir).brokers(3).controllers(1).start();
-        client = client();
         TopicPartition tp = new TopicPartition("shrink", 0);
-        client.createTopic(tp.topic(), 1, 3, Map.of("min.insync.replicas", "2")).get(WAIT_MS, TimeUnit.MILLISECONDS);
-        PartitionRegistration p = awaitPartition(tp, r -> r.leader() > 0 && r.isr().size() == 3);
+        PartitionRegistration p = startWithTopic(1, tp);
         produceUntilAcknowledged(tp, "first");
         int leader = p.leader();
         for (int b : cluster.brokerIds()) {
