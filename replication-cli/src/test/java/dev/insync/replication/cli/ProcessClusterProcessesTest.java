@@ -222,11 +222,11 @@ class ProcessClusterProcessesTest {
         long activeSinceNs = System.nanoTime();
         produceUntilAcknowledged(tp, "during");
         client.createTopic("created-during-the-cut", 1, 3, Map.of()).get(WAIT_MS, TimeUnit.MILLISECONDS);
-        // CTL-3: the successor gave every broker a session timeout (3 s here) from its activation. Had the brokers
+        // CTL-3: the successor gave every broker a session timeout from its activation. Had the brokers
         // kept heartbeating the cut node, which may still answer them until it learns it lost the quorum, the
         // successor would fence them, and the leader would change. Watch over twice that timeout. (The ISR is not
         // watched: on a loaded machine a follower may fall behind replica.lag.time.max.ms for reasons of its own.)
-        long watchNs = TimeUnit.MILLISECONDS.toNanos(2 * 3000);
+        long watchNs = TimeUnit.MILLISECONDS.toNanos(2L * ChaosRun.BROKER_SESSION_TIMEOUT_MS);
         PartitionRegistration seen;
         do {
             seen = awaitPartition(tp, r -> true);

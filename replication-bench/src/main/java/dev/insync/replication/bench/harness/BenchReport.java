@@ -26,6 +26,7 @@ import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.io.IOException;
@@ -336,8 +337,13 @@ public final class BenchReport {
         }
     }
 
+    /** {@code target}'s median of {@code process.<target>.<suffix>}; NaN if it was not measured. */
+    private static double median(Measurements m, String target, String suffix) {
+        return m.median("process." + target + "." + suffix);
+    }
+
     private static boolean has(Measurements m, String target, String suffix) {
-        return m.has("process." + target + "." + suffix) && !Double.isNaN(m.median("process." + target + "." + suffix));
+        return !Double.isNaN(median(m, target, suffix));
     }
 
     /** One bar per scenario {@code target} measured, scaled by {@code scale}; a scenario it lacks reads 0. */
@@ -349,13 +355,14 @@ public final class BenchReport {
         List<String> labels = new ArrayList<>();
         List<Double> values = new ArrayList<>();
         for (Map.Entry<String, String> e : scenarios) {
+            double median = median(m, target, e.getKey());
             labels.add(e.getValue());
-            values.add(has(m, target, e.getKey()) ? m.median("process." + target + "." + e.getKey()) * scale : 0.0);
+            values.add(Double.isNaN(median) ? 0.0 : median * scale);
         }
         chart.addSeries(target, labels, values);
     }
 
-    private static void save(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path dir, String name)
+    private static void save(Chart<?, ?> chart, Path dir, String name)
             throws IOException {
         BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
         VectorGraphicsEncoder.saveVectorGraphic(chart, dir.resolve(name).toString(),

@@ -171,25 +171,21 @@ public final class ChaosNemesis {
                         cluster.resume(target);
                         fault("controller-resume", List.of(target), Map.of());
                     };
+                } else if (shape == 2) {
+                    fault("controller-cut", List.of(target), params);
+                    for (int b : brokers) {
+                        cluster.blackhole(b, target, Flow.BOTH_WAYS);
+                    }
+                    undo = this::heal;
                 } else {
-                    if (shape == 2) {
-                        fault("controller-cut", List.of(target), params);
-                        for (int b : brokers) {
-                            cluster.blackhole(b, target, Flow.BOTH_WAYS);
-                        }
-                    } else {
-                        // CTL-4: the quorum elects another; the brokers, which still reach this one, must find it.
-                        fault("controller-quorum-cut", List.of(target), params);
-                        for (int c : controllers) {
-                            if (c != target) {
-                                cluster.blackhole(target, c, Flow.BOTH_WAYS);
-                            }
+                    // CTL-4: the quorum elects another; the brokers, which still reach this one, must find it.
+                    fault("controller-quorum-cut", List.of(target), params);
+                    for (int c : controllers) {
+                        if (c != target) {
+                            cluster.blackhole(target, c, Flow.BOTH_WAYS);
                         }
                     }
-                    undo = () -> {
-                        int reset = cluster.heal();
-                        fault("heal", List.of(), Map.of("resetConnections", reset));
-                    };
+                    undo = this::heal;
                 }
             }
             default -> throw new IllegalStateException("no fault for " + kind);
@@ -220,10 +216,13 @@ public final class ChaosNemesis {
                 }
             }
         }
-        undo = () -> {
-            int reset = cluster.heal();
-            fault("heal", List.of(), Map.of("resetConnections", reset));
-        };
+        undo = this::heal;
+    }
+
+    /** Undoes a network fault: every link healed, and the connections that lost bytes reset. */
+    private void heal() {
+        int reset = cluster.heal();
+        fault("heal", List.of(), Map.of("resetConnections", reset));
     }
 
     private void restart(int id) {

@@ -110,13 +110,16 @@ public final class ChaosRun {
         return new ChaosRun(settings).execute(workDir, log);
     }
 
+    /** The cluster's {@code broker.session.timeout.ms}: how long the active controller waits before fencing a silent broker. */
+    public static final int BROKER_SESSION_TIMEOUT_MS = 3000;
+
     /** The process cluster of a chaos run: short timeouts, so fencing, elections and ISR changes happen within seconds. */
     public static ProcessCluster.Builder clusterBuilder(Path dir) {
         return ProcessCluster.builder(dir.resolve("cluster"))
                 // Node logs with wall-clock milliseconds, so a window in the report can be read against them.
                 .addJvmOptions("-Dorg.slf4j.simpleLogger.showDateTime=true",
                         "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS")
-                .property("broker.session.timeout.ms", 3000)
+                .property("broker.session.timeout.ms", BROKER_SESSION_TIMEOUT_MS)
                 .property("broker.heartbeat.interval.ms", 300)
                 .property("num.network.threads", 1)
                 .property("num.io.threads", 2)
